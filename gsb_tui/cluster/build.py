@@ -1,0 +1,192 @@
+"""Build the practice control plane from Go modules, once per version, into a cache.
+
+kube-apiserver, kube-scheduler, kube-controller-manager and etcd come from our own
+module in cluster/ (k8s.io/kubernetes pinned with a replace line per staging module);
+kwok is installed on its own so its dependencies do not move the Kubernetes ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+K8S_VERSION = "v1.36.3"
+ETCD_VERSION = "v3.6.8"
+KWOK_VERSION = "v0.8.0"
+KWOK_STAGES = (
+    "kustomize/stage/node/fast/node-initialize.yaml",
+    "kustomize/stage/pod/fast/pod-ready.yaml",
+    "kustomize/stage/pod/fast/pod-complete.yaml",
+    "kustomize/stage/pod/fast/pod-delete.yaml",
+)
+K8S_PACKAGES = (
+    "k8s.io/kubernetes/cmd/kube-apiserver",
+    "k8s.io/kubernetes/cmd/kube-scheduler",
+    "k8s.io/kubernetes/cmd/kube-controller-manager",
+)
+
+Log = Callable[[str], None]
+
+
+class BuildError(RuntimeError):
+    """A build step failed; the message names the step, the log file and its last lines."""
+
+
+@dataclass(frozen=True)
+class Binaries:
+    apiserver: Path
+    scheduler: Path
+    controller_manager: Path
+    etcd: Path
+    kwok: Path
+    kwok_stages: tuple[Path, ...]
+
+
+def cache_root() -> Path:
+    """Where built binaries live, keyed by version, outside any checkout."""
+    if os.environ.get("GSB_TUI_CACHE"):
+        return Path(os.environ["GSB_TUI_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gsb-tui" / "cluster"
+
+
+def module_dir() -> Path:
+    """Our Go module: cluster/ in a checkout, or the copy shipped inside the wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parents[1] / "cluster", here / "gomod"):
+        if (candidate / "go.mod").is_file():
+            return candidate
+    raise BuildError("cannot find the cluster Go module (cluster/go.mod) next to gsb_tui")
+
+
+def find_go() -> str:
+    go = shutil.which("go")
+    if go is None:
+        raise BuildError(
+            "Go is not installed or not on PATH. The practice cluster is built from Go modules "
+            "(Go 1.26 or newer): install Go, then run the command again."
+        )
+    return go
+
+
+def _go_env(go: str, name: str) -> str:
+    return subprocess.run([go, "env", name], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def k8s_key(go: str, mod: Path) -> str:
+    """Cache key: what decides the binaries (module files, Go version)."""
+    digest = hashlib.sha256()
+    for name in ("go.mod", "go.sum"):
+        digest.update((mod / name).read_bytes())
+    digest.update(subprocess.run([go, "version"], capture_output=True, text=True).stdout.encode())
+    return f"k8s-{K8S_VERSION}-{digest.hexdigest()[:12]}"
+
+
+def _run_step(step: str, cmd: list[str], cwd: Path, env: dict[str, str], log_file: Path) -> None:
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    with log_file.open("w") as out:
+        out.write(f"$ {' '.join(cmd)}\n")
+        out.flush()
+        proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        tail = log_file.read_text(errors="replace").splitlines()[-15:]
+        hint = ""
+        text = "\n".join(tail)
+        if "proxy" in text or "dial tcp" in text or "403 Forbidden" in text or "410 Gone" in text:
+            hint = "\n(the Go module proxy refused or could not be reached: check GOPROXY)"
+        raise BuildError(
+            f"build step '{step}' failed (exit {proc.returncode}); full log: {log_file}\n"
+            + text
+            + hint
+        )
+
+
+def _build_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["CGO_ENABLED"] = "0"
+    return env
+
+
+def ensure_binaries(log: Log = print) -> Binaries:
+    """Return the binaries, building whatever the cache lacks."""
+    go = find_go()
+    mod = module_dir()
+    root = cache_root()
+    k8s_dir = root / k8s_key(go, mod) / "bin"
+    kwok_dir = root / f"kwok-{KWOK_VERSION}"
+    logs = root / "logs"
+    names = ("kube-apiserver", "kube-scheduler", "kube-controller-manager", "etcd")
+    if not all((k8s_dir / n).is_file() for n in names):
+        tmp = k8s_dir.with_name("bin.partial")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        ldflags = " ".join(
+            f"-X k8s.io/component-base/version.{k}={v}"
+            for k, v in (
+                ("gitVersion", K8S_VERSION),
+                ("gitMajor", "1"),
+                ("gitMinor", K8S_VERSION.split(".")[1]),
+                ("gitTreeState", "clean"),
+            )
+        )
+        started = time.monotonic()
+        log(
+            f"building kube-apiserver, kube-scheduler, kube-controller-manager {K8S_VERSION} "
+            f"(first time only; about 15-25 min on 2 cores; log: {logs / 'build-k8s.log'})"
+        )
+        _run_step(
+            "build k8s",
+            [go, "build", "-trimpath", "-ldflags", ldflags, "-o", str(tmp) + "/", *K8S_PACKAGES],
+            mod,
+            _build_env(),
+            logs / "build-k8s.log",
+        )
+        log(f"building etcd {ETCD_VERSION} (log: {logs / 'build-etcd.log'})")
+        _run_step(
+            "build etcd",
+            [go, "build", "-trimpath", "-o", str(tmp / "etcd"), "go.etcd.io/etcd/server/v3"],
+            mod,
+            _build_env(),
+            logs / "build-etcd.log",
+        )
+        shutil.rmtree(k8s_dir, ignore_errors=True)
+        tmp.rename(k8s_dir)
+        log(f"control plane built in {time.monotonic() - started:.0f} s -> {k8s_dir}")
+    kwok = kwok_dir / "bin" / "kwok"
+    stages = tuple(kwok_dir / "stages" / Path(s).name for s in KWOK_STAGES)
+    if not kwok.is_file() or not all(s.is_file() for s in stages):
+        log(f"building kwok {KWOK_VERSION} (first time only; log: {logs / 'build-kwok.log'})")
+        env = _build_env()
+        env["GOBIN"] = str(kwok_dir / "bin")
+        # Outside any module, so kwok's own go.mod decides its dependencies.
+        neutral = root / "kwok-build"
+        neutral.mkdir(parents=True, exist_ok=True)
+        env["GOFLAGS"] = ""
+        _run_step(
+            "build kwok",
+            [go, "install", "-trimpath", f"sigs.k8s.io/kwok/cmd/kwok@{KWOK_VERSION}"],
+            neutral,
+            env,
+            logs / "build-kwok.log",
+        )
+        # The stock stage files (node Ready, pod Running, pod delete) ship in kwok's module.
+        src = Path(_go_env(go, "GOMODCACHE")) / f"sigs.k8s.io/kwok@{KWOK_VERSION}"
+        (kwok_dir / "stages").mkdir(parents=True, exist_ok=True)
+        for rel, dst in zip(KWOK_STAGES, stages, strict=True):
+            if not (src / rel).is_file():
+                raise BuildError(f"kwok stage file missing after install: {src / rel}")
+            shutil.copyfile(src / rel, dst)
+    return Binaries(
+        apiserver=k8s_dir / "kube-apiserver",
+        scheduler=k8s_dir / "kube-scheduler",
+        controller_manager=k8s_dir / "kube-controller-manager",
+        etcd=k8s_dir / "etcd",
+        kwok=kwok,
+        kwok_stages=stages,
+    )

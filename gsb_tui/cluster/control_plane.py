@@ -1,0 +1,481 @@
+"""Start and stop a real Kubernetes control plane on loopback for the DRA lab.
+
+etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok run as separate
+processes with their own logs. Pid files (with the process start time, so a recycled pid is
+never mistaken for ours) let `down` stop exactly what `up` started.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gsb_tui.cluster import seed
+from gsb_tui.cluster.build import Binaries, ensure_binaries
+from gsb_tui.cluster.rest import Rest, RestError
+
+Log = Callable[[str], None]
+# Stop order; start order is the reverse.
+COMPONENTS = ("kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd")
+CONTROLLERS = (
+    "resourceclaim-controller",
+    "serviceaccount-controller",
+    "garbage-collector-controller",
+    "namespace-controller",
+)
+
+
+class ClusterError(RuntimeError):
+    """Something about the practice cluster went wrong; the message says what to do."""
+
+
+def default_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "gsb-tui" / "cluster"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _proc_start_ticks(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # Field 22 (starttime); the command name in field 2 may contain spaces, so split after ')'.
+    return int(stat.rsplit(")", 1)[1].split()[19])
+
+
+@dataclass
+class Settings:
+    nodes: int = 1
+    devices: int = 8
+    node_prefix: str = "lab-node"
+    audit: bool = True
+
+
+@dataclass
+class Timings:
+    phases: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, started: float) -> None:
+        self.phases[name] = round(time.monotonic() - started, 2)
+
+
+class ControlPlane:
+    """One practice cluster living in a state directory."""
+
+    def __init__(self, state_dir: Path | None = None) -> None:
+        self.dir = (state_dir or default_dir()).resolve()
+        self.kubeconfig = self.dir / "kubeconfig"
+        self.run_dir = self.dir / "run"
+        self.log_dir = self.dir / "logs"
+        self.pki = self.dir / "pki"
+        self.info_file = self.dir / "cluster.json"
+
+    # ---- pid files -------------------------------------------------------------------------
+
+    def _pid_file(self, name: str) -> Path:
+        return self.run_dir / f"{name}.pid"
+
+    def _read_pid(self, name: str) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self._pid_file(name).read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _alive(self, name: str) -> int | None:
+        """The pid of our component if it is still the process we started."""
+        data = self._read_pid(name)
+        if not data:
+            return None
+        pid = int(data.get("pid", 0))
+        if pid <= 0 or _proc_start_ticks(pid) != data.get("start"):
+            return None
+        return pid
+
+    def running(self) -> dict[str, int | None]:
+        return {name: self._alive(name) for name in COMPONENTS}
+
+    # ---- start -----------------------------------------------------------------------------
+
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        log = (self.log_dir / f"{name}.log").open("ab")
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # survives the `up` command and Ctrl-C in its terminal
+            cwd=self.dir,
+        )
+        log.close()
+        start = None
+        for _ in range(50):
+            start = _proc_start_ticks(proc.pid)
+            if start is not None:
+                break
+            time.sleep(0.01)
+        self._pid_file(name).write_text(
+            json.dumps({"pid": proc.pid, "start": start, "exe": args[0]})
+        )
+        return proc
+
+    def _log_tail(self, name: str, lines: int = 12) -> str:
+        try:
+            text = (self.log_dir / f"{name}.log").read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def _wait(
+        self,
+        what: str,
+        check: Callable[[], bool],
+        procs: dict[str, subprocess.Popen[bytes]],
+        timeout: float,
+    ) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name, proc in procs.items():
+                if proc.poll() is not None:
+                    raise ClusterError(
+                        f"{name} exited with code {proc.returncode} while waiting for {what}; "
+                        f"log: {self.log_dir / (name + '.log')}\n{self._log_tail(name)}"
+                    )
+            if check():
+                return
+            time.sleep(0.1)
+        raise ClusterError(f"timed out after {timeout:.0f} s waiting for {what}; logs in {self.log_dir}")
+
+    def _write_pki(self) -> str:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self.pki.mkdir(parents=True, exist_ok=True)
+        key = ec.generate_private_key(ec.SECP256R1())
+        (self.pki / "sa.key").write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.TraditionalOpenSSL,
+                serialization.NoEncryption(),
+            )
+        )
+        token = secrets.token_hex(24)
+        (self.pki / "tokens.csv").write_text(f'{token},admin,admin-uid,"system:masters"\n')
+        os.chmod(self.pki / "tokens.csv", 0o600)
+        (self.pki / "audit-policy.yaml").write_text(AUDIT_POLICY)
+        return token
+
+    def _write_kubeconfig(self, server: str, token: str, ca: bytes) -> None:
+        config = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [
+                {
+                    "name": "gsb-lab",
+                    "cluster": {
+                        "server": server,
+                        "certificate-authority-data": base64.b64encode(ca).decode(),
+                    },
+                }
+            ],
+            "users": [{"name": "gsb-admin", "user": {"token": token}}],
+            "contexts": [
+                {
+                    "name": "gsb-lab",
+                    "context": {"cluster": "gsb-lab", "user": "gsb-admin", "namespace": "dra-lab"},
+                }
+            ],
+            "current-context": "gsb-lab",
+        }
+        self.kubeconfig.write_text(json.dumps(config, indent=2))
+        os.chmod(self.kubeconfig, 0o600)
+
+    def up(self, settings: Settings | None = None, log: Log = print) -> dict[str, Any]:
+        """Start every component, seed the lab objects; returns what cluster.json records."""
+        settings = settings or Settings()
+        live = {n: p for n, p in self.running().items() if p}
+        if live and len(live) == len(COMPONENTS):
+            log(f"already running ({self.dir}); nothing to do")
+            return self.info()
+        if live:
+            log(f"stopping a partial cluster left from before: {', '.join(live)}")
+            self.down(log=lambda _m: None)
+        self._clear_stale(log)
+        bins = ensure_binaries(log)
+        started = time.monotonic()
+        timings = Timings()
+        for sub in ("etcd", "pki", "logs", "run"):
+            shutil.rmtree(self.dir / sub, ignore_errors=True)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        token = self._write_pki()
+        ports = {
+            "etcd": free_port(),
+            "etcd_peer": free_port(),
+            "apiserver": free_port(),
+            "kwok": free_port(),
+        }
+        procs: dict[str, subprocess.Popen[bytes]] = {}
+        try:
+            self._start_all(bins, ports, token, settings, procs, timings, log)
+        except BaseException:
+            self.down(log=lambda _m: None)
+            raise
+        timings.add("total", started)
+        info = {
+            "dir": str(self.dir),
+            "kubeconfig": str(self.kubeconfig),
+            "server": f"https://127.0.0.1:{ports['apiserver']}",
+            "ports": ports,
+            "nodes": seed.node_names(settings.node_prefix, settings.nodes),
+            "devices_per_node": settings.devices,
+            "audit_log": str(self.log_dir / "audit.log") if settings.audit else "",
+            "timings_s": timings.phases,
+            "started_at": time.time(),
+        }
+        self.info_file.write_text(json.dumps(info, indent=2))
+        log(f"ready in {timings.phases['total']:.1f} s: {info['server']}")
+        return info
+
+    def _start_all(
+        self,
+        bins: Binaries,
+        ports: dict[str, int],
+        token: str,
+        settings: Settings,
+        procs: dict[str, subprocess.Popen[bytes]],
+        timings: Timings,
+        log: Log,
+    ) -> None:
+        t0 = time.monotonic()
+        etcd_url = f"http://127.0.0.1:{ports['etcd']}"
+        peer_url = f"http://127.0.0.1:{ports['etcd_peer']}"
+        log(f"starting etcd on {etcd_url}")
+        procs["etcd"] = self._spawn(
+            "etcd",
+            [
+                str(bins.etcd),
+                "--name=default",
+                f"--data-dir={self.dir / 'etcd'}",
+                f"--listen-client-urls={etcd_url}",
+                f"--advertise-client-urls={etcd_url}",
+                f"--listen-peer-urls={peer_url}",
+                f"--initial-advertise-peer-urls={peer_url}",
+                f"--initial-cluster=default={peer_url}",
+                "--unsafe-no-fsync",  # practice data only: speed over durability
+                "--log-level=warn",
+            ],
+        )
+        etcd_rest = Rest(etcd_url, "", None)
+        self._wait("etcd /health", lambda: etcd_rest.healthy("/health"), procs, 30)
+        timings.add("etcd", t0)
+
+        server = f"https://127.0.0.1:{ports['apiserver']}"
+        log(f"starting kube-apiserver on {server}")
+        args = [
+            str(bins.apiserver),
+            f"--etcd-servers={etcd_url}",
+            "--bind-address=127.0.0.1",
+            f"--secure-port={ports['apiserver']}",
+            f"--cert-dir={self.pki}",
+            "--service-account-issuer=https://kubernetes.default.svc",
+            f"--service-account-key-file={self.pki / 'sa.key'}",
+            f"--service-account-signing-key-file={self.pki / 'sa.key'}",
+            f"--token-auth-file={self.pki / 'tokens.csv'}",
+            "--authorization-mode=RBAC",
+            "--service-cluster-ip-range=10.96.0.0/16",
+            # Nobody runs the node lifecycle controller, which would lift the not-ready taint.
+            "--disable-admission-plugins=TaintNodesByCondition",
+        ]
+        if settings.audit:
+            args += [
+                f"--audit-policy-file={self.pki / 'audit-policy.yaml'}",
+                f"--audit-log-path={self.log_dir / 'audit.log'}",
+                "--audit-log-format=json",
+            ]
+        procs["kube-apiserver"] = self._spawn("kube-apiserver", args)
+        crt = self.pki / "apiserver.crt"
+        self._wait("the API server's certificate", crt.is_file, procs, 60)
+        # The generated file holds the serving cert and the self-signed CA that issued it.
+        rest = Rest(server, token, crt)
+        self._wait("kube-apiserver /readyz", rest.healthy, procs, 90)
+        self._write_kubeconfig(server, token, crt.read_bytes())
+        timings.add("apiserver_ready", t0)
+
+        kc = f"--kubeconfig={self.kubeconfig}"
+        log("starting kube-controller-manager, kube-scheduler, kwok")
+        procs["kube-controller-manager"] = self._spawn(
+            "kube-controller-manager",
+            [
+                str(bins.controller_manager),
+                kc,
+                "--leader-elect=false",
+                "--secure-port=0",
+                f"--controllers={','.join(CONTROLLERS)}",
+            ],
+        )
+        procs["kube-scheduler"] = self._spawn(
+            "kube-scheduler",
+            [str(bins.scheduler), kc, "--leader-elect=false", "--secure-port=0"],
+        )
+        key, value = seed.KWOK_ANNOTATION
+        kwok_args = [
+            str(bins.kwok),
+            kc,
+            "--manage-all-nodes=false",
+            f"--manage-nodes-with-annotation-selector={key}={value}",
+            f"--server-address=127.0.0.1:{ports['kwok']}",
+        ]
+        for stage in bins.kwok_stages:
+            kwok_args += ["--config", str(stage)]
+        procs["kwok"] = self._spawn("kwok", kwok_args)
+
+        log(
+            f"seeding: {settings.nodes} node(s) x {settings.devices} devices of {seed.DRIVER}, "
+            f"namespace {seed.LAB_NAMESPACE}"
+        )
+        self._seed(rest, settings, procs)
+        timings.add("seeded", t0)
+
+    def _seed(
+        self, rest: Rest, settings: Settings, procs: dict[str, subprocess.Popen[bytes]]
+    ) -> None:
+        rest.ensure("/api/v1/namespaces", seed.namespace())
+        rest.ensure("/apis/resource.k8s.io/v1/deviceclasses", seed.device_class())
+        names = seed.node_names(settings.node_prefix, settings.nodes)
+        for name in names:
+            created = rest.ensure("/api/v1/nodes", seed.node(name))
+            uid = created["metadata"]["uid"]
+            existing = rest.get(
+                f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={name}"
+            )
+            if not existing.get("items"):
+                rest.create(
+                    "/apis/resource.k8s.io/v1/resourceslices",
+                    seed.resource_slice(name, uid, settings.devices),
+                )
+
+        def nodes_ready() -> bool:
+            items = rest.get("/api/v1/nodes").get("items", [])
+            ready = {
+                n["metadata"]["name"]
+                for n in items
+                for c in (n.get("status") or {}).get("conditions") or []
+                if c.get("type") == "Ready" and c.get("status") == "True"
+            }
+            return set(names) <= ready
+
+        def default_sa() -> bool:
+            try:
+                rest.get(f"/api/v1/namespaces/{seed.LAB_NAMESPACE}/serviceaccounts/default")
+                return True
+            except RestError:
+                return False
+
+        self._wait("kwok to mark the node(s) Ready", nodes_ready, procs, 60)
+        self._wait(f"the default ServiceAccount in {seed.LAB_NAMESPACE}", default_sa, procs, 60)
+
+    # ---- stop / status ---------------------------------------------------------------------
+
+    def _clear_stale(self, log: Log) -> None:
+        for name in COMPONENTS:
+            if self._pid_file(name).exists() and not self._alive(name):
+                self._pid_file(name).unlink(missing_ok=True)
+                log(f"removed a stale pid file for {name} (its process is gone)")
+
+    def down(self, log: Log = print) -> int:
+        """Stop what `up` started; returns how many processes were stopped."""
+        stopped = 0
+        if not self.run_dir.is_dir() or not any(self.run_dir.glob("*.pid")):
+            log(f"nothing is running (no pid files in {self.run_dir})")
+            return 0
+        for name in COMPONENTS:
+            pid = self._alive(name)
+            if pid is None:
+                if self._pid_file(name).exists():
+                    log(f"{name}: not running (stale pid file removed)")
+                self._pid_file(name).unlink(missing_ok=True)
+                continue
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and _proc_start_ticks(pid) is not None:
+                if _is_zombie(pid):
+                    break
+                time.sleep(0.05)
+            if _proc_start_ticks(pid) is not None and not _is_zombie(pid):
+                os.kill(pid, signal.SIGKILL)
+            _reap(pid)
+            self._pid_file(name).unlink(missing_ok=True)
+            log(f"stopped {name} (pid {pid})")
+            stopped += 1
+        return stopped
+
+    def info(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.info_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def status(self) -> dict[str, Any]:
+        running = self.running()
+        info = self.info()
+        healthy = False
+        if running.get("kube-apiserver") and self.kubeconfig.is_file():
+            try:
+                rest = self.rest()
+                healthy = rest.healthy()
+            except (OSError, ValueError, KeyError):
+                healthy = False
+        return {"dir": str(self.dir), "components": running, "api_ready": healthy, **info}
+
+    def rest(self) -> Rest:
+        """A client for this cluster (for seeding, tests and benchmarks; never the dashboard)."""
+        config = json.loads(self.kubeconfig.read_text())
+        cluster = config["clusters"][0]["cluster"]
+        ca = self.pki / "apiserver.crt"
+        return Rest(cluster["server"], config["users"][0]["user"]["token"], ca)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+# Writes only, with who and what: enough to prove the dashboard never writes.
+AUDIT_POLICY = """\
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+- level: Metadata
+  verbs: ["create", "update", "patch", "delete", "deletecollection"]
+- level: None
+"""

@@ -1,0 +1,109 @@
+"""The per-kind object store that reflectors (or a replay) feed, and the changes they send."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gsb_tui.snapshot import Kind, KindState, Obj, ObjKey, Snapshot, obj_key
+
+ChangeType = Literal["ADDED", "MODIFIED", "DELETED", "SYNCED", "STATE", "MARK"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing a watch (or a recording) says happened.
+
+    SYNCED carries a complete list that replaces the kind (after a list or re-list);
+    STATE reports how the watch stands; MARK is a label in a recording (a lab step).
+    """
+
+    kind: Kind
+    type: ChangeType
+    obj: Obj | None = None
+    items: tuple[Obj, ...] = ()
+    state: KindState | None = None
+    label: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "type": self.type}
+        if self.obj is not None:
+            out["object"] = self.obj
+        if self.type == "SYNCED":
+            out["items"] = list(self.items)
+        if self.state is not None:
+            out["state"] = {
+                "phase": self.state.phase,
+                "message": self.state.message,
+                "attempts": self.state.attempts,
+                "scope": self.state.scope,
+            }
+        if self.label:
+            out["label"] = self.label
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Change:
+        state = data.get("state")
+        return cls(
+            kind=Kind(data["kind"]),
+            type=data["type"],
+            obj=data.get("object"),
+            items=tuple(data.get("items") or ()),
+            state=KindState(**state) if state else None,
+            label=data.get("label", ""),
+        )
+
+
+class Store:
+    """Objects per kind keyed by (namespace, name), replaced (never mutated) on change."""
+
+    def __init__(self, kinds: Iterable[Kind] = tuple(Kind)) -> None:
+        self._objects: dict[Kind, dict[ObjKey, Obj]] = {k: {} for k in kinds}
+        self._states: dict[Kind, KindState] = {k: KindState() for k in self._objects}
+        self._revision = 0
+        self._last_event_at: float | None = None
+
+    @property
+    def revision(self) -> int:
+        return self._revision
+
+    def apply(self, change: Change) -> bool:
+        """Apply one change; True when the snapshot differs afterwards."""
+        kind = change.kind
+        if kind not in self._objects or change.type == "MARK":
+            return False
+        objs = self._objects[kind]
+        if change.type == "SYNCED":
+            self._objects[kind] = {obj_key(o): o for o in change.items}
+        elif change.type in ("ADDED", "MODIFIED") and change.obj is not None:
+            objs[obj_key(change.obj)] = change.obj
+        elif change.type == "DELETED" and change.obj is not None:
+            key = obj_key(change.obj)
+            old = objs.get(key)
+            # A delete for an older incarnation (another uid) must not drop the new one.
+            uid = (change.obj.get("metadata") or {}).get("uid")
+            if old is None or (uid and (old.get("metadata") or {}).get("uid") not in (uid, None)):
+                return False
+            del objs[key]
+        elif change.type == "STATE" and change.state is not None:
+            if self._states.get(kind) == change.state:
+                return False
+            self._states[kind] = change.state
+        else:
+            return False
+        self._revision += 1
+        if change.type != "STATE":
+            self._last_event_at = time.monotonic()
+        return True
+
+    def snapshot(self) -> Snapshot:
+        # Shallow copies: objects themselves are never mutated in place, so sharing is safe.
+        return Snapshot(
+            objects={k: dict(v) for k, v in self._objects.items()},
+            states=dict(self._states),
+            revision=self._revision,
+            last_event_at=self._last_event_at,
+        )

@@ -1,0 +1,113 @@
+"""The contract between cluster I/O and everything that reads it.
+
+kube/ fills a Store from list+watch (or from a recording); a Snapshot is an immutable
+view of that store at one moment. dra/, lab/ and ui/ only ever see Snapshots.
+Objects stay the raw camelCase dicts the API server sent, so the YAML view shows
+exactly what the server holds and fields newer than any client model survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Literal
+
+Obj = Mapping[str, Any]
+ObjKey = tuple[str, str]  # (namespace or "", name)
+
+
+class Kind(StrEnum):
+    """The kinds gsb-tui watches, named by their API resource (plural)."""
+
+    SLICES = "resourceslices"
+    CLASSES = "deviceclasses"
+    CLAIMS = "resourceclaims"
+    TEMPLATES = "resourceclaimtemplates"
+    PODS = "pods"
+    EVENTS = "events"
+    NODES = "nodes"
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    kind: Kind
+    group: str  # "" for the core group
+    version: str
+    namespaced: bool
+    title: str
+
+    @property
+    def api_prefix(self) -> str:
+        return f"/api/{self.version}" if not self.group else f"/apis/{self.group}/{self.version}"
+
+    def path(self, namespace: str | None = None) -> str:
+        if self.namespaced and namespace:
+            return f"{self.api_prefix}/namespaces/{namespace}/{self.kind.value}"
+        return f"{self.api_prefix}/{self.kind.value}"
+
+
+KINDS: Mapping[Kind, KindInfo] = MappingProxyType(
+    {
+        Kind.SLICES: KindInfo(Kind.SLICES, "resource.k8s.io", "v1", False, "ResourceSlices"),
+        Kind.CLASSES: KindInfo(Kind.CLASSES, "resource.k8s.io", "v1", False, "DeviceClasses"),
+        Kind.CLAIMS: KindInfo(Kind.CLAIMS, "resource.k8s.io", "v1", True, "ResourceClaims"),
+        Kind.TEMPLATES: KindInfo(
+            Kind.TEMPLATES, "resource.k8s.io", "v1", True, "ResourceClaimTemplates"
+        ),
+        Kind.PODS: KindInfo(Kind.PODS, "", "v1", True, "Pods"),
+        Kind.EVENTS: KindInfo(Kind.EVENTS, "", "v1", True, "Events"),
+        Kind.NODES: KindInfo(Kind.NODES, "", "v1", False, "Nodes"),
+    }
+)
+
+Phase = Literal["connecting", "synced", "reconnecting", "forbidden", "not-served", "error"]
+
+
+@dataclass(frozen=True)
+class KindState:
+    """How the watch of one kind stands; panes show this instead of stale data."""
+
+    phase: Phase = "connecting"
+    message: str = ""
+    attempts: int = 0  # consecutive failed attempts (shown as "reconnecting n")
+    scope: str = ""  # "all namespaces", "namespace dra-lab" or "cluster"
+
+    @property
+    def usable(self) -> bool:
+        """Objects of this kind can be trusted as complete."""
+        return self.phase == "synced"
+
+
+def obj_key(obj: Obj) -> ObjKey:
+    meta = obj.get("metadata") or {}
+    return (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every watched object at one moment, plus how each kind's watch stands."""
+
+    objects: Mapping[Kind, Mapping[ObjKey, Obj]] = field(default_factory=dict)
+    states: Mapping[Kind, KindState] = field(default_factory=dict)
+    revision: int = 0  # bumps on every applied change; cheap "did anything change" test
+    last_event_at: float | None = None  # monotonic time of the last applied change
+
+    def items(self, kind: Kind) -> list[Obj]:
+        """Objects of a kind, sorted by (namespace, name) for stable display."""
+        objs = self.objects.get(kind, {})
+        return [objs[k] for k in sorted(objs)]
+
+    def get(self, kind: Kind, namespace: str, name: str) -> Obj | None:
+        return self.objects.get(kind, {}).get((namespace, name))
+
+    def state(self, kind: Kind) -> KindState:
+        return self.states.get(kind, KindState())
+
+    def __iter__(self) -> Iterator[Kind]:
+        return iter(self.objects)
+
+    @property
+    def synced(self) -> bool:
+        return all(self.state(k).usable for k in self.states) and bool(self.states)
