@@ -37,6 +37,11 @@ class KindInfo:
     version: str
     namespaced: bool
     title: str
+    object_kind: str  # the "kind" field of one object
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
 
     @property
     def api_prefix(self) -> str:
@@ -50,15 +55,26 @@ class KindInfo:
 
 KINDS: Mapping[Kind, KindInfo] = MappingProxyType(
     {
-        Kind.SLICES: KindInfo(Kind.SLICES, "resource.k8s.io", "v1", False, "ResourceSlices"),
-        Kind.CLASSES: KindInfo(Kind.CLASSES, "resource.k8s.io", "v1", False, "DeviceClasses"),
-        Kind.CLAIMS: KindInfo(Kind.CLAIMS, "resource.k8s.io", "v1", True, "ResourceClaims"),
-        Kind.TEMPLATES: KindInfo(
-            Kind.TEMPLATES, "resource.k8s.io", "v1", True, "ResourceClaimTemplates"
+        Kind.SLICES: KindInfo(
+            Kind.SLICES, "resource.k8s.io", "v1", False, "ResourceSlices", "ResourceSlice"
         ),
-        Kind.PODS: KindInfo(Kind.PODS, "", "v1", True, "Pods"),
-        Kind.EVENTS: KindInfo(Kind.EVENTS, "", "v1", True, "Events"),
-        Kind.NODES: KindInfo(Kind.NODES, "", "v1", False, "Nodes"),
+        Kind.CLASSES: KindInfo(
+            Kind.CLASSES, "resource.k8s.io", "v1", False, "DeviceClasses", "DeviceClass"
+        ),
+        Kind.CLAIMS: KindInfo(
+            Kind.CLAIMS, "resource.k8s.io", "v1", True, "ResourceClaims", "ResourceClaim"
+        ),
+        Kind.TEMPLATES: KindInfo(
+            Kind.TEMPLATES,
+            "resource.k8s.io",
+            "v1",
+            True,
+            "ResourceClaimTemplates",
+            "ResourceClaimTemplate",
+        ),
+        Kind.PODS: KindInfo(Kind.PODS, "", "v1", True, "Pods", "Pod"),
+        Kind.EVENTS: KindInfo(Kind.EVENTS, "", "v1", True, "Events", "Event"),
+        Kind.NODES: KindInfo(Kind.NODES, "", "v1", False, "Nodes", "Node"),
     }
 )
 

@@ -76,7 +76,9 @@ def find_go() -> str:
 
 
 def _go_env(go: str, name: str) -> str:
-    return subprocess.run([go, "env", name], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [go, "env", name], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def k8s_key(go: str, mod: Path) -> str:
@@ -138,7 +140,7 @@ def ensure_binaries(log: Log = print) -> Binaries:
         started = time.monotonic()
         log(
             f"building kube-apiserver, kube-scheduler, kube-controller-manager {K8S_VERSION} "
-            f"(first time only; about 15-25 min on 2 cores; log: {logs / 'build-k8s.log'})"
+            f"(first time only; about 5 min on 2 cores, 2.3 GB of memory; log: {logs / 'build-k8s.log'})"
         )
         _run_step(
             "build k8s",

@@ -17,9 +17,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "cluster",
         help="start/stop a local practice cluster (real Kubernetes 1.36 control plane + kwok)",
     )
-    p.add_argument("--dir", type=Path, default=None, help="state directory (default: ~/.local/state/gsb-tui/cluster)")
+    p.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="state directory (default: ~/.local/state/gsb-tui/cluster)",
+    )
     csub = p.add_subparsers(dest="cluster_cmd", required=True)
-    up = csub.add_parser("up", help="build (first time) and start the cluster, seed the lab objects")
+    up = csub.add_parser(
+        "up", help="build (first time) and start the cluster, seed the lab objects"
+    )
     up.add_argument("--nodes", type=int, default=1, help="fake nodes (default 1)")
     up.add_argument("--devices", type=int, default=8, help="devices per node (default 8)")
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
@@ -34,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.cluster_cmd == "up":
             if args.nodes < 1 or args.devices < 1 or args.devices > 128:
-                print("--nodes must be >= 1 and --devices 1..128 (one slice holds at most 128)", file=sys.stderr)
+                print(
+                    "--nodes must be >= 1 and --devices 1..128 (one slice holds at most 128)",
+                    file=sys.stderr,
+                )
                 return 2
             info = cp.up(
                 Settings(nodes=args.nodes, devices=args.devices, node_prefix=args.node_name),
@@ -50,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.cluster_cmd == "env":
             if not cp.kubeconfig.is_file():
-                print(f"no practice cluster in {cp.dir}: run `gsb-tui cluster up` first", file=sys.stderr)
+                print(
+                    f"no practice cluster in {cp.dir}: run `gsb-tui cluster up` first",
+                    file=sys.stderr,
+                )
                 return 1
             print(f"export KUBECONFIG={cp.kubeconfig}")
             return 0
@@ -72,5 +85,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"gsb-tui cluster: the API server refused a request: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("gsb-tui cluster: interrupted; run `gsb-tui cluster down` to stop what started", file=sys.stderr)
+        print(
+            "gsb-tui cluster: interrupted; run `gsb-tui cluster down` to stop what started",
+            file=sys.stderr,
+        )
         return 130

@@ -163,7 +163,9 @@ class ControlPlane:
             if check():
                 return
             time.sleep(0.1)
-        raise ClusterError(f"timed out after {timeout:.0f} s waiting for {what}; logs in {self.log_dir}")
+        raise ClusterError(
+            f"timed out after {timeout:.0f} s waiting for {what}; logs in {self.log_dir}"
+        )
 
     def _write_pki(self) -> str:
         from cryptography.hazmat.primitives import serialization

@@ -40,7 +40,12 @@ def node(name: str) -> dict[str, Any]:
         },
         "status": {
             # A small lab VM: note there is no GPU here; DRA devices are not node numbers.
-            "allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110", "ephemeral-storage": "40Gi"},
+            "allocatable": {
+                "cpu": "4",
+                "memory": "8Gi",
+                "pods": "110",
+                "ephemeral-storage": "40Gi",
+            },
             "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110", "ephemeral-storage": "40Gi"},
         },
     }

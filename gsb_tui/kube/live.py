@@ -1,0 +1,79 @@
+"""The live cluster as a ChangeSource: one reflector per kind on one API client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+
+from gsb_tui.kube.config import KubeconfigError, Resolved, Target, make_api_client, resolve
+from gsb_tui.kube.reflector import Reflector
+from gsb_tui.kube.source import Emit, SourceInfo
+from gsb_tui.kube.store import Change
+from gsb_tui.snapshot import KINDS, Kind, KindState
+
+# Kinds read across namespaces when RBAC allows (a device held in another namespace is not free).
+WIDE_KINDS = frozenset({Kind.CLAIMS})
+CONFIG_RETRY_S = 5.0
+
+
+class LiveSource:
+    def __init__(self, target: Target, kinds: Iterable[Kind] = tuple(Kind)) -> None:
+        self.target = target
+        self.kinds = tuple(kinds)
+        self.resolved: Resolved | None = None
+        self.config_error = ""
+        self.reflectors: dict[Kind, Reflector] = {}
+        try:
+            self.resolved = resolve(target)
+            self.info = SourceInfo(
+                context=self.resolved.context,
+                server=self.resolved.server,
+                namespace=target.namespace,
+                user=self.resolved.user,
+            )
+        except KubeconfigError as exc:
+            self.config_error = str(exc)
+            self.info = SourceInfo(context="-", server="-", namespace=target.namespace)
+
+    def _all(self, emit: Emit, phase: str, message: str) -> None:
+        for kind in self.kinds:
+            emit(Change(kind, "STATE", state=KindState(phase=phase, message=message)))  # type: ignore[arg-type]
+
+    async def run(self, emit: Emit) -> None:
+        api = None
+        # A missing or broken kubeconfig may be fixed while we wait: keep trying.
+        while api is None:
+            try:
+                if self.resolved is None:
+                    self.resolved = resolve(self.target)
+                    self.info = SourceInfo(
+                        context=self.resolved.context,
+                        server=self.resolved.server,
+                        namespace=self.target.namespace,
+                        user=self.resolved.user,
+                    )
+                api = await make_api_client(self.resolved)
+            except KubeconfigError as exc:
+                self.config_error = str(exc)
+                self.resolved = None
+                self._all(emit, "error", self.config_error)
+                await asyncio.sleep(CONFIG_RETRY_S)
+        self.config_error = ""
+        try:
+            self.reflectors = {
+                kind: Reflector(
+                    api,
+                    KINDS[kind],
+                    emit,
+                    namespace=self.target.namespace,
+                    all_namespaces_first=kind in WIDE_KINDS,
+                )
+                for kind in self.kinds
+            }
+            async with asyncio.TaskGroup() as group:
+                for reflector in self.reflectors.values():
+                    group.create_task(reflector.run())
+        finally:
+            with contextlib.suppress(Exception):
+                await api.close()
