@@ -32,6 +32,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
     csub.add_parser("down", help="stop exactly the processes `up` started")
     csub.add_parser("env", help="print `export KUBECONFIG=...` for this cluster")
+    rec = csub.add_parser(
+        "record-lab",
+        help="start a temporary cluster, perform the lab with kubectl, record the watch stream",
+    )
+    rec.add_argument("out", type=Path, help="recording to write (JSON lines)")
     st = csub.add_parser("status", help="which components run and whether the API server is ready")
     st.add_argument("--json", action="store_true")
 
@@ -54,6 +59,15 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"# then: kubectl get resourceslices,deviceclasses; gsb-tui --kubeconfig {info['kubeconfig']}",
             )
+            return 0
+        if args.cluster_cmd == "record-lab":
+            from gsb_tui.cluster.lab_run import LabRunError, record_lab
+
+            try:
+                record_lab(args.out, log=lambda m: print(f"[record] {m}", file=sys.stderr))
+            except LabRunError as exc:
+                print(f"gsb-tui cluster record-lab: {exc}", file=sys.stderr)
+                return 1
             return 0
         if args.cluster_cmd == "down":
             cp.down(log=lambda m: print(f"[cluster] {m}", file=sys.stderr))
