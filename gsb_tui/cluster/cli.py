@@ -30,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     up.add_argument("--nodes", type=int, default=1, help="fake nodes (default 1)")
     up.add_argument("--devices", type=int, default=8, help="devices per node (default 8)")
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
+    csub.add_parser("build", help="build (or reuse) the control-plane binaries and print where")
     csub.add_parser("down", help="stop exactly the processes `up` started")
     csub.add_parser("env", help="print `export KUBECONFIG=...` for this cluster")
     rec = csub.add_parser(
@@ -59,6 +60,15 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"# then: kubectl get resourceslices,deviceclasses; gsb-tui --kubeconfig {info['kubeconfig']}",
             )
+            return 0
+        if args.cluster_cmd == "build":
+            from gsb_tui.cluster.build import ensure_binaries
+
+            bins = ensure_binaries(
+                log=lambda m: print(f"[cluster] {m}", file=sys.stderr, flush=True)
+            )
+            print(bins.apiserver.parent)
+            print(bins.kwok.parent)
             return 0
         if args.cluster_cmd == "record-lab":
             from gsb_tui.cluster.lab_run import LabRunError, record_lab

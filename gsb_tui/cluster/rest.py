@@ -61,6 +61,9 @@ class Rest:
     def create(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return self.request("POST", path, body)
 
+    def delete(self, path: str) -> dict[str, Any]:
+        return self.request("DELETE", path)
+
     def ensure(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """Create, or return the existing object of that name."""
         try:

@@ -49,6 +49,6 @@ async def fetch_snapshot(
         task.cancel()
         try:
             await task
-        except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
+        except (asyncio.CancelledError, Exception):
             pass
     return store.snapshot()

@@ -1,0 +1,74 @@
+"""Store and recording semantics, on the recorded lab stream."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gsb_tui.kube.recording import Recorder, RecordingError, read_changes, snapshot_at
+from gsb_tui.kube.store import Change, Store
+from gsb_tui.snapshot import Kind, KindState, obj_key
+
+
+def test_replaying_every_change_matches_the_last_mark(lab_recording: Path) -> None:
+    store = Store()
+    for _, change in read_changes(lab_recording):
+        store.apply(change)
+    end = store.snapshot()
+    assert end.objects == snapshot_at(lab_recording).objects
+    assert end.synced
+
+
+def test_synced_replaces_the_whole_kind(lab_snapshot) -> None:  # type: ignore[no-untyped-def]
+    step8 = lab_snapshot("step-8")
+    claims = step8.items(Kind.CLAIMS)
+    store = Store()
+    store.apply(Change(Kind.CLAIMS, "SYNCED", items=tuple(claims)))
+    store.apply(Change(Kind.CLAIMS, "SYNCED", items=tuple(claims[:1])))
+    assert [obj_key(o) for o in store.snapshot().items(Kind.CLAIMS)] == [obj_key(claims[0])]
+
+
+def test_delete_of_an_older_incarnation_keeps_the_new_object(lab_snapshot) -> None:  # type: ignore[no-untyped-def]
+    pod = lab_snapshot("step-3").items(Kind.PODS)[0]
+    store = Store()
+    store.apply(Change(Kind.PODS, "ADDED", obj=pod))
+    older = {**pod, "metadata": {**pod["metadata"], "uid": "some-older-uid"}}
+    assert not store.apply(Change(Kind.PODS, "DELETED", obj=older))
+    assert store.snapshot().get(Kind.PODS, *obj_key(pod)) is pod
+    assert store.apply(Change(Kind.PODS, "DELETED", obj=pod))
+    assert store.snapshot().items(Kind.PODS) == []
+
+
+def test_state_changes_bump_revision_only_when_different() -> None:
+    store = Store()
+    state = KindState(phase="reconnecting", message="refused", attempts=1)
+    assert store.apply(Change(Kind.NODES, "STATE", state=state))
+    assert not store.apply(Change(Kind.NODES, "STATE", state=state))
+    assert store.snapshot().state(Kind.NODES).attempts == 1
+
+
+def test_recording_round_trip(tmp_path: Path, lab_snapshot) -> None:  # type: ignore[no-untyped-def]
+    slices = tuple(lab_snapshot("step-0").items(Kind.SLICES))
+    out = tmp_path / "rec.jsonl"
+    with out.open("w") as fh:
+        rec = Recorder(fh)
+        rec.write(Change(Kind.SLICES, "SYNCED", items=slices))
+        rec.mark("here")
+        rec.write(Change(Kind.SLICES, "STATE", state=KindState(phase="synced")))
+    assert snapshot_at(out, "here").items(Kind.SLICES) == list(slices)
+    assert snapshot_at(out).state(Kind.SLICES).phase == "synced"
+
+
+def test_bad_recording_names_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"t": 0, "kind": "pods", "type": "MARK", "label": "a"}) + "\n{oops\n")
+    with pytest.raises(RecordingError, match=r"bad.jsonl:2"):
+        list(read_changes(bad))
+    with pytest.raises(RecordingError, match="cannot open recording"):
+        snapshot_at(bad.with_name("missing.jsonl"), "zzz")
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"t": 0, "kind": "pods", "type": "MARK", "label": "a"}) + "\n")
+    with pytest.raises(RecordingError, match="no mark 'zzz'"):
+        snapshot_at(good, "zzz")
