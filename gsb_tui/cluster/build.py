@@ -140,7 +140,8 @@ def ensure_binaries(log: Log = print) -> Binaries:
         started = time.monotonic()
         log(
             f"building kube-apiserver, kube-scheduler, kube-controller-manager {K8S_VERSION} "
-            f"(first time only; about 5 min on 2 cores, 2.3 GB of memory; log: {logs / 'build-k8s.log'})"
+            "(first time only; about 5 min on 2 cores, 2.3 GB of memory; "
+            f"log: {logs / 'build-k8s.log'})"
         )
         _run_step(
             "build k8s",

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"export KUBECONFIG={info['kubeconfig']}")
             print(
-                f"# then: kubectl get resourceslices,deviceclasses; gsb-tui --kubeconfig {info['kubeconfig']}",
+                "# then: kubectl get resourceslices,deviceclasses; "
+                f"gsb-tui --kubeconfig {info['kubeconfig']}",
             )
             return 0
         if args.cluster_cmd == "build":
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(status, indent=2))
         else:
             for name, pid in status["components"].items():
-                print(f"{name:24} {'running (pid %d)' % pid if pid else 'stopped'}")
+                print(f"{name:24} {f'running (pid {pid})' if pid else 'stopped'}")
             print(f"{'api server':24} {'ready' if status['api_ready'] else 'not ready'}")
             if status.get("server"):
                 print(f"{'server':24} {status['server']}")

@@ -8,6 +8,7 @@ never mistaken for ours) let `down` stop exactly what `up` started.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import secrets
@@ -465,10 +466,8 @@ def _is_zombie(pid: int) -> bool:
 
 
 def _reap(pid: int) -> None:
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 # Writes only, with who and what: enough to prove the dashboard never writes.

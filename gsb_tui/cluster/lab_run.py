@@ -7,6 +7,7 @@ with a MARK after each step: the recordings unit tests and --demo replay.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -228,10 +229,8 @@ async def _record(cp: ControlPlane, out: Path, log: Log) -> LabOutcome:
         await asyncio.to_thread(runner.cleanup, mark)
         await asyncio.sleep(0.5)
         task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        except asyncio.CancelledError:
-            pass
     return outcome
 
 

@@ -6,6 +6,7 @@ only to the control plane `gsb-tui cluster up` started itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import ssl
 import urllib.error
@@ -45,10 +46,8 @@ class Rest:
                 raw = resp.read()
         except urllib.error.HTTPError as exc:
             text = exc.read().decode(errors="replace")
-            try:
+            with contextlib.suppress(ValueError):
                 text = json.loads(text).get("message", text)
-            except ValueError:
-                pass
             raise RestError(exc.code, text) from exc
         if not raw:
             return {}

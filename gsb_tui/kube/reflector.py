@@ -200,7 +200,8 @@ class Reflector:
                 elif exc.status == 404:
                     self._state(
                         "not-served",
-                        f"{self.info.api_version} {self.info.kind.value} is not served by this API server",
+                        f"{self.info.api_version} {self.info.kind.value} "
+                        "is not served by this API server",
                         attempts,
                     )
                     await asyncio.sleep(max(10.0, backoff(attempts)))
