@@ -108,6 +108,9 @@ class ControlPlane:
         pid = int(data.get("pid", 0))
         if pid <= 0 or _proc_start_ticks(pid) != data.get("start"):
             return None
+        if _is_zombie(pid):  # exited; our child until reaped
+            _reap(pid)
+            return None
         return pid
 
     def running(self) -> dict[str, int | None]:
@@ -135,7 +138,7 @@ class ControlPlane:
                 break
             time.sleep(0.01)
         self._pid_file(name).write_text(
-            json.dumps({"pid": proc.pid, "start": start, "exe": args[0]})
+            json.dumps({"pid": proc.pid, "start": start, "exe": args[0], "args": args})
         )
         return proc
 
@@ -430,6 +433,29 @@ class ControlPlane:
             log(f"stopped {name} (pid {pid})")
             stopped += 1
         return stopped
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> int:
+        """Send a signal to one component (fault tests); returns its pid."""
+        pid = self._alive(name)
+        if pid is None:
+            raise ClusterError(f"{name} is not running")
+        os.kill(pid, sig)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _proc_start_ticks(pid) is not None:
+            if _is_zombie(pid):
+                _reap(pid)
+                break
+            time.sleep(0.02)
+        return pid
+
+    def start_again(self, name: str) -> None:
+        """Start a stopped component with the arguments it had (restart after a fault)."""
+        data = self._read_pid(name)
+        if not data or not data.get("args"):
+            raise ClusterError(f"no recorded arguments for {name}; run `up` again")
+        if self._alive(name):
+            raise ClusterError(f"{name} is still running")
+        self._spawn(name, [str(a) for a in data["args"]])
 
     def info(self) -> dict[str, Any]:
         try:

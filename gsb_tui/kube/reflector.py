@@ -25,7 +25,7 @@ LIST_PAGE = 500
 WATCH_SECONDS = (240, 300)  # server-side watch timeout, jittered so kinds do not re-watch together
 READ_TIMEOUT_MARGIN = 30  # a stream silent past timeoutSeconds + this is dead
 CONNECT_TIMEOUT = 5
-MAX_BACKOFF = 30.0
+MAX_BACKOFF = 4.0  # a dashboard should notice a restarted API server within seconds
 
 
 class Gone(Exception):
@@ -39,7 +39,7 @@ class HttpError(Exception):
 
 
 def backoff(attempt: int) -> float:
-    """Exponential with full jitter: 0.25 s, 0.5 s, 1 s … capped at 30 s."""
+    """Exponential with jitter: about 0.25 s, 0.5 s, 1 s … capped at MAX_BACKOFF."""
     return float(random.uniform(0.5, 1.0) * min(MAX_BACKOFF, 0.25 * 2 ** max(0, attempt - 1)))
 
 
