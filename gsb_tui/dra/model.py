@@ -28,6 +28,8 @@ class DeviceId(NamedTuple):
 
 
 def _d(value: Any) -> Mapping[str, Any]:
+    if type(value) is dict:  # the common case, and the hot path of build_view
+        return value
     return value if isinstance(value, Mapping) else {}
 
 

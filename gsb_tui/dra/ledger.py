@@ -1,0 +1,52 @@
+"""The ledger: how many devices exist, how many are allocated, and which pods wait for them.
+
+This is the count the lab's report.json asks for (step 8): a shared claim's device counts
+once, a claim with no allocation counts nothing, adminAccess results are monitoring and do not
+take a device away from anyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gsb_tui.dra.model import DeviceId
+
+if TYPE_CHECKING:
+    from gsb_tui.dra.view import DraView
+
+
+@dataclass(frozen=True)
+class Ledger:
+    total: int  # devices published (current pool generation only)
+    allocated: frozenset[DeviceId]  # distinct allocated devices among those published
+    pending_pods: tuple[str, ...]  # Pending, unscheduled pods, sorted
+
+    @property
+    def free(self) -> int:
+        return self.total - len(self.allocated)
+
+
+def compute_ledger(
+    view: DraView, driver: str | None = None, namespace: str | None = None
+) -> Ledger:
+    """Count devices of one driver (or all) and list the pending pods of one namespace.
+
+    Allocation is counted cluster-wide whatever `namespace` is: a device another namespace
+    holds is not free. `namespace` only scopes pending_pods, which are bare pod names when a
+    namespace is given and "ns/name" when it is not (names alone would be ambiguous).
+    A result naming a device no current slice publishes is not counted (it would make free
+    negative); DraView.orphan_results and the warnings report it instead.
+    """
+    published = {d.id for d in view.devices if driver is None or d.id.driver == driver}
+    allocated = frozenset(
+        device_id
+        for device_id, occ in view.occupancy.items()
+        if device_id in published and occ.status != "free"
+    )
+    pending = sorted(
+        pod.name if namespace is not None else f"{pod.namespace}/{pod.name}"
+        for pod in view.pods.values()
+        if pod.pending and not pod.deleting and (namespace is None or pod.namespace == namespace)
+    )
+    return Ledger(total=len(published), allocated=allocated, pending_pods=tuple(pending))

@@ -1,0 +1,242 @@
+"""DraView: everything dra/ derives from one Snapshot, computed once per snapshot.
+
+Panes and lab checks read this instead of the raw dicts. Building it is linear in the number
+of objects (every join goes through a dict), so it can run on every change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from gsb_tui.dra.ledger import Ledger, compute_ledger
+from gsb_tui.dra.model import (
+    Claim,
+    Device,
+    DeviceClass,
+    DeviceId,
+    Event,
+    Pod,
+    Slice,
+    Template,
+    meta,
+    parse_claim,
+    parse_class,
+    parse_event,
+    parse_pod,
+    parse_slice,
+    parse_template,
+)
+from gsb_tui.dra.occupancy import Occupancy, compute_occupancy
+from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
+
+_EPOCH = datetime.min.replace(tzinfo=UTC)
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+T = TypeVar("T")
+
+
+def _time(stamp: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return _EPOCH
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _owner_uid(claim: Claim) -> str:
+    for ref in meta(claim.raw).get("ownerReferences") or ():
+        if isinstance(ref, Mapping) and ref.get("kind") == "Pod" and ref.get("controller"):
+            return str(ref.get("uid") or "")
+    return ""
+
+
+def _frozen(d: dict[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(d)
+
+
+def split_generations(slices: Iterable[Slice]) -> tuple[tuple[Slice, ...], tuple[Slice, ...]]:
+    """(current, stale): only slices of the highest pool.generation per (driver, pool) count."""
+    all_slices = list(slices)
+    newest: dict[tuple[str, str], int] = {}
+    for s in all_slices:
+        pool = (s.driver, s.pool)
+        newest[pool] = max(newest.get(pool, s.generation), s.generation)
+    order = sorted(all_slices, key=lambda s: (s.node, s.pool, s.name))
+    current = tuple(s for s in order if s.generation == newest[(s.driver, s.pool)])
+    stale = tuple(s for s in order if s.generation != newest[(s.driver, s.pool)])
+    return current, stale
+
+
+@dataclass(frozen=True)
+class DraView:
+    snapshot: Snapshot
+    slices: tuple[Slice, ...]  # only the highest pool.generation per (driver, pool)
+    stale_slices: tuple[Slice, ...]  # older generations: shown as such, never counted
+    devices: tuple[Device, ...]  # ordered by (node, pool, slice name, published order)
+    classes: Mapping[str, DeviceClass]
+    claims: Mapping[tuple[str, str], Claim]
+    templates: Mapping[tuple[str, str], Template]
+    pods: Mapping[tuple[str, str], Pod]
+    events: tuple[Event, ...]  # newest last
+    occupancy: Mapping[DeviceId, Occupancy]
+    orphan_results: tuple[tuple[Claim, DeviceId], ...]
+    # Indexes built once by build_view; private so the public shape stays the one above.
+    _claims_by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _pods_by_claim: Mapping[ObjKey, tuple[Pod, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _events_by_object: Mapping[tuple[str, str, str], tuple[Event, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def device(self, id: DeviceId) -> Device | None:
+        occ = self.occupancy.get(id)
+        return occ.device if occ else None
+
+    def claims_of_pod(self, pod: Pod) -> tuple[Claim, ...]:
+        """The claims a pod's resourceClaims entries resolve to, in entry order."""
+        return _resolve_claims(pod, self.claims, self._claims_by_owner)
+
+    def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]:
+        """Pods whose resourceClaims resolve to the claim, plus reservedFor pods that exist."""
+        out = {p.key: p for p in self._pods_by_claim.get(claim.key, ())}
+        for consumer in claim.reserved_for:
+            if consumer.resource != "pods":
+                continue
+            pod = self.pods.get((claim.namespace, consumer.name))
+            if pod is not None and (not consumer.uid or not pod.uid or consumer.uid == pod.uid):
+                out.setdefault(pod.key, pod)
+        return tuple(out[k] for k in sorted(out))
+
+    def events_for(self, kind: str, namespace: str, name: str) -> tuple[Event, ...]:
+        """Events about one object (kind as in involvedObject: "Pod", "ResourceClaim"), newest
+        last."""
+        return self._events_by_object.get((kind, namespace, name), ())
+
+    def ledger(self, driver: str | None = None, namespace: str | None = None) -> Ledger:
+        return compute_ledger(self, driver, namespace)
+
+    def nodes(self) -> tuple[str, ...]:
+        """Node names from the Node objects and from the slices (Nodes may be forbidden)."""
+        names = {name for _, name in self.snapshot.objects.get(Kind.NODES, {})}
+        names.update(s.node for s in self.slices if s.node)
+        return tuple(sorted(names))
+
+    def node_allocatable(self, node: str) -> Mapping[str, str]:
+        """status.allocatable of a Node: DRA devices never appear here (they are not numbers)."""
+        obj = self.snapshot.get(Kind.NODES, "", node) or {}
+        status = obj.get("status")
+        alloc = status.get("allocatable") if isinstance(status, Mapping) else None
+        if not isinstance(alloc, Mapping):
+            return _EMPTY
+        return _frozen({str(k): str(v) for k, v in alloc.items()})
+
+
+def _resolve_claims(
+    pod: Pod,
+    claims: Mapping[ObjKey, Claim],
+    by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]],
+) -> tuple[Claim, ...]:
+    # status.resourceClaimStatuses names a template's generated claim; until the controller
+    # has written it, fall back to the claim it made for this pod: controlled by the pod and
+    # annotated with the entry's name (resource.kubernetes.io/pod-claim-name).
+    out: dict[ObjKey, Claim] = {}
+    for entry in pod.claims:
+        name = entry.resolved_claim
+        if name:
+            claim = claims.get((pod.namespace, name))
+            if claim is not None:
+                out.setdefault(claim.key, claim)
+        elif entry.template_name:
+            for claim in by_owner.get((pod.namespace, pod.name, entry.name), ()):
+                uid = _owner_uid(claim)
+                if not uid or not pod.uid or uid == pod.uid:
+                    out.setdefault(claim.key, claim)
+    return tuple(out.values())
+
+
+# Parsed views of the last build per kind, reused while the raw object is the very same dict:
+# the Store replaces objects and never mutates them, so identity means "unchanged". Parsing is
+# most of build_view's cost, and one change touches one object. Holding the raw dict keeps it
+# alive, so an id can never be reused by another object while it is cached.
+_MEMO: dict[Kind, dict[ObjKey, tuple[Obj, Any]]] = {}
+
+
+def clear_parse_cache() -> None:
+    """Forget the reused parses (benchmarks measure a cold build with it)."""
+    _MEMO.clear()
+
+
+def _parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
+    """The kind's objects parsed, in (namespace, name) order."""
+    objs = snapshot.objects.get(kind, {})
+    old = _MEMO.get(kind, {})
+    new: dict[ObjKey, tuple[Obj, Any]] = {}
+    out: list[T] = []
+    for key in sorted(objs):
+        raw = objs[key]
+        hit = old.get(key)
+        parsed: T = hit[1] if hit is not None and hit[0] is raw else parse(raw)
+        new[key] = (raw, parsed)
+        out.append(parsed)
+    _MEMO[kind] = new  # one assignment: a concurrent build sees the old or the new table
+    return out
+
+
+def build_view(snapshot: Snapshot) -> DraView:
+    slices, stale = split_generations(_parse_all(snapshot, Kind.SLICES, parse_slice))
+    devices = tuple(d for s in slices for d in s.devices)
+    classes = {c.name: c for c in _parse_all(snapshot, Kind.CLASSES, parse_class)}
+    claims = {c.key: c for c in _parse_all(snapshot, Kind.CLAIMS, parse_claim)}
+    templates = {
+        (t.namespace, t.name): t for t in _parse_all(snapshot, Kind.TEMPLATES, parse_template)
+    }
+    pods = {p.key: p for p in _parse_all(snapshot, Kind.PODS, parse_pod)}
+    events = sorted(
+        _parse_all(snapshot, Kind.EVENTS, parse_event), key=lambda e: _time(e.last_seen)
+    )
+    occupancy = compute_occupancy(devices, claims.values())
+    orphans = tuple(
+        (claim, result.id)
+        for claim in claims.values()
+        for result in claim.results
+        if result.id not in occupancy
+    )
+
+    by_owner: dict[tuple[str, str, str], list[Claim]] = {}
+    for claim in claims.values():
+        if claim.owner_pod:
+            owner = (claim.namespace, claim.owner_pod, claim.pod_claim_name)
+            by_owner.setdefault(owner, []).append(claim)
+    by_event_object: dict[tuple[str, str, str], list[Event]] = {}
+    for event in events:
+        target = (event.object_kind, event.object_namespace, event.object_name)
+        by_event_object.setdefault(target, []).append(event)
+
+    owner_index = {k: tuple(v) for k, v in by_owner.items()}
+    by_claim: dict[ObjKey, list[Pod]] = {}
+    for pod in pods.values():
+        for claim in _resolve_claims(pod, claims, owner_index):
+            by_claim.setdefault(claim.key, []).append(pod)
+
+    return DraView(
+        snapshot=snapshot,
+        slices=slices,
+        stale_slices=stale,
+        devices=devices,
+        classes=_frozen(classes),
+        claims=_frozen(claims),
+        templates=_frozen(templates),
+        pods=_frozen(pods),
+        events=tuple(events),
+        occupancy=_frozen(occupancy),
+        orphan_results=orphans,
+        _claims_by_owner=_frozen(owner_index),
+        _pods_by_claim=_frozen({k: tuple(v) for k, v in by_claim.items()}),
+        _events_by_object=_frozen({k: tuple(v) for k, v in by_event_object.items()}),
+    )

@@ -1,0 +1,119 @@
+"""Occupancy from recorded claims: who holds each device, who consumes it, and what it shows."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gsb_tui.dra.model import Claim, DeviceId, parse_claim, parse_slice
+from gsb_tui.dra.occupancy import compute_occupancy
+from gsb_tui.kube.recording import marks, snapshot_at
+from gsb_tui.snapshot import Kind, Snapshot
+
+RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
+ALL_MARKS = marks(RECORDING)  # the steps, the two mistakes and the cleanup
+
+
+@functools.cache
+def snap(mark: str) -> Snapshot:
+    return snapshot_at(RECORDING, mark)
+
+
+def parsed(mark: str) -> tuple[list[Any], list[Claim]]:
+    s = snap(mark)
+    devices = [d for raw in s.items(Kind.SLICES) for d in parse_slice(raw).devices]
+    return devices, [parse_claim(raw) for raw in s.items(Kind.CLAIMS)]
+
+
+def holders_from_raw(mark: str) -> dict[DeviceId, set[str]]:
+    out: dict[DeviceId, set[str]] = {}
+    for raw in snap(mark).items(Kind.CLAIMS):
+        alloc = (raw.get("status") or {}).get("allocation") or {}
+        for r in (alloc.get("devices") or {}).get("results") or []:
+            dev = DeviceId(r["driver"], r["pool"], r["device"])
+            out.setdefault(dev, set()).add(raw["metadata"]["name"])
+    return out
+
+
+@pytest.mark.parametrize("mark", ALL_MARKS)
+def test_occupancy_follows_recorded_results(mark: str) -> None:
+    devices, claims = parsed(mark)
+    occ = compute_occupancy(devices, claims)
+    assert set(occ) == {d.id for d in devices}
+    holders = holders_from_raw(mark)
+    for dev_id, o in occ.items():
+        assert {c.name for c in o.claims} == holders.get(dev_id, set())
+        pods = {
+            f"{c.namespace}/{r.name}"
+            for c in o.claims
+            for r in c.reserved_for
+            if r.resource == "pods"
+        }
+        assert o.consumers == tuple(sorted(pods))
+        if not o.claims:
+            assert o.status == "free" and o.label == "free"
+        elif len(o.claims) > 1 or len(pods) > 1:
+            assert o.status == "shared"
+        elif pods:
+            assert o.status == "reserved" and o.label == o.consumers[0]
+        else:
+            assert o.status == "allocated"
+
+
+def test_unreserved_claim_shows_allocated() -> None:
+    # Derived from step-5: pick-seven after its pod is gone but before deallocation.
+    devices, claims = parsed("step-5")
+    pick = next(c for c in claims if c.name == "pick-seven")
+    raw = copy.deepcopy(dict(pick.raw))
+    raw["status"]["reservedFor"] = []
+    unreserved = parse_claim(raw)
+    occ = compute_occupancy(devices, [c for c in claims if c.name != "pick-seven"] + [unreserved])
+    (dev_id,) = pick.devices
+    assert occ[dev_id].status == "allocated"
+    assert occ[dev_id].consumers == ()
+    assert occ[dev_id].label == f"{pick.namespace}/pick-seven"
+
+
+def test_admin_access_result_is_listed_but_not_allocating() -> None:
+    devices, claims = parsed("step-5")
+    pick = next(c for c in claims if c.name == "pick-seven")
+    (dev_id,) = pick.devices
+    free = next(d.id for d in devices if d.id not in {i for c in claims for i in c.devices})
+    # Derived: a monitoring claim with adminAccess on a free device and on pick-seven's device.
+    raw = copy.deepcopy(dict(pick.raw))
+    raw["metadata"]["name"] = "monitor"
+    raw["metadata"]["uid"] = "monitor-uid"
+    result = raw["status"]["allocation"]["devices"]["results"][0]
+    raw["status"]["allocation"]["devices"]["results"] = [
+        {**result, "device": free.device, "adminAccess": True},
+        {**result, "adminAccess": True},
+    ]
+    monitor = parse_claim(raw)
+    occ = compute_occupancy(devices, [*claims, monitor])
+    assert occ[free].status == "free"
+    assert occ[free].claims == (monitor,)
+    assert occ[free].admin_claims == (monitor,)
+    assert occ[free].consumers == ()
+    assert occ[dev_id].status == "reserved"  # the monitor does not make it shared
+    assert {c.name for c in occ[dev_id].claims} == {"pick-seven", "monitor"}
+    assert occ[dev_id].consumers == tuple(
+        sorted(f"{pick.namespace}/{r.name}" for r in pick.reserved_for)
+    )
+
+
+def test_two_claims_on_one_device_is_shared() -> None:
+    devices, claims = parsed("step-3")
+    (held,) = [c for c in claims if c.allocated]
+    twin_raw = copy.deepcopy(dict(held.raw))
+    twin_raw["metadata"]["name"] = held.name + "-twin"
+    twin_raw["status"]["reservedFor"] = []
+    twin = parse_claim(twin_raw)
+    occ = compute_occupancy(devices, [held, twin])
+    o = occ[held.devices[0]]
+    assert o.status == "shared"
+    assert len(o.claims) == 2
+    assert o.label == "2 claims"
