@@ -223,8 +223,8 @@ def _describe(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     if isinstance(exc, TimeoutError):
         return "no answer from the API server (timeout)"
-    if "certificate" in text.lower() or "ssl" in text.lower():
-        return f"TLS problem talking to the API server: {text}"
     if "Connect call failed" in text or "Cannot connect" in text:
         return f"cannot connect to the API server: {text}"
+    if "certificate" in text.lower() or "ssl" in text.lower():
+        return f"TLS problem talking to the API server: {text}"
     return text

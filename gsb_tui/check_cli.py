@@ -1,0 +1,39 @@
+"""`gsb-tui check`: the checklist once, headless; usable as the lab's verify script.
+
+Exit 0 when every requested step is green, 1 when not, 2 when the cluster cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from gsb_tui.kube.config import KubeconfigError, Target
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+
+EXIT_NOT_GREEN = 1
+EXIT_UNREACHABLE = 2
+
+
+def run_check(args: argparse.Namespace, target: Target, lang: str) -> int:
+    try:
+        snapshot = asyncio.run(fetch_snapshot(target))
+    except (KubeconfigError, Unreachable) as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(exc), "steps": []}, ensure_ascii=False))
+        else:
+            print(f"gsb-tui check: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.lab.report import evaluate, to_json, to_text
+
+    view = build_view(snapshot)
+    verdicts = evaluate(view, args.lab_dir, args.step)
+    ok = bool(verdicts) and all(v.ok for v in verdicts)
+    if args.json:
+        print(json.dumps(to_json(verdicts, lang), ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(to_text(verdicts, lang))
+    return 0 if ok else EXIT_NOT_GREEN
