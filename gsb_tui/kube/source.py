@@ -36,10 +36,13 @@ class ChangeSource(Protocol):
 class ReplaySource:
     """Plays a recording through the same pipeline as a live cluster (the --demo mode)."""
 
-    def __init__(self, path: Path, speed: float = 1.0, loop: bool = False) -> None:
+    def __init__(
+        self, path: Path, speed: float = 1.0, loop: bool = False, mark_pause: float = 0.0
+    ) -> None:
         self.path = path
         self.speed = speed  # 0 = as fast as possible
         self.loop = loop
+        self.mark_pause = mark_pause  # extra seconds to hold each MARK (a lab step) on screen
         self.info = SourceInfo(context="demo", server=str(path), namespace="dra-lab", live=False)
 
     async def run(self, emit: Emit) -> None:
@@ -51,6 +54,8 @@ class ReplaySource:
                     await asyncio.sleep((t - previous) / self.speed)
                 previous = max(previous, t)
                 emit(change)
+                if change.type == "MARK" and self.speed > 0 and self.mark_pause:
+                    await asyncio.sleep(self.mark_pause / self.speed)
             if not self.loop:
                 return
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(5.0 / self.speed if self.speed > 0 else 0.0)
