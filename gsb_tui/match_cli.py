@@ -1,0 +1,77 @@
+"""`gsb-tui match 'EXPR' [--class NAME]`: which published devices a CEL selector admits.
+
+One line per device: `<driver>/<pool>/<device> match|no-match|error: <text>`.
+Exit 0 on evaluation, 1 when the expression does not compile (or the class is unknown),
+2 when the cluster cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from gsb_tui.kube.config import KubeconfigError, Target
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.snapshot import Kind
+
+EXIT_BAD_EXPRESSION = 1
+EXIT_UNREACHABLE = 2
+
+
+def run_match(args: argparse.Namespace, target: Target) -> int:
+    from gsb_tui.dra.cel import CelCompileError, compile_selector
+
+    try:
+        compile_selector(args.expression)
+    except CelCompileError as exc:
+        print(f"gsb-tui match: the expression does not compile: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"hint: {exc.hint}", file=sys.stderr)
+        if exc.fix:
+            print(f"try: {exc.fix}", file=sys.stderr)
+        return EXIT_BAD_EXPRESSION
+    try:
+        snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES, Kind.CLASSES)))
+    except (KubeconfigError, Unreachable) as exc:
+        print(f"gsb-tui match: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    for kind in (Kind.SLICES, Kind.CLASSES):
+        state = snapshot.state(kind)
+        if state.phase != "synced":
+            print(f"gsb-tui match: cannot read {kind.value}: {state.message}", file=sys.stderr)
+            return EXIT_UNREACHABLE
+    from gsb_tui.dra.cel import evaluate_all
+    from gsb_tui.dra.view import build_view
+
+    view = build_view(snapshot)
+    expressions = [args.expression]
+    if args.device_class:
+        device_class = view.classes.get(args.device_class)
+        if device_class is None:
+            known = ", ".join(sorted(view.classes)) or "none"
+            print(
+                f"gsb-tui match: no DeviceClass {args.device_class!r} (classes: {known})",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_EXPRESSION
+        expressions = [*device_class.selectors, args.expression]
+    if not view.devices:
+        print("gsb-tui match: no devices are published (no ResourceSlices yet)", file=sys.stderr)
+        return 0
+    try:
+        outcomes = evaluate_all(expressions, view.devices)
+    except CelCompileError as exc:  # a class selector gsb-tui cannot evaluate
+        print(f"gsb-tui match: {exc.message}", file=sys.stderr)
+        return EXIT_BAD_EXPRESSION
+    for device in view.devices:
+        outcome = outcomes[device.id]
+        verdict = (
+            f"error: {outcome.error}"
+            if outcome.error
+            else "match"
+            if outcome.matched
+            else "no-match"
+        )
+        print(f"{device.id} {verdict}")
+    return 0
