@@ -27,13 +27,15 @@ def run_check(args: argparse.Namespace, target: Target, lang: str) -> int:
             print(f"gsb-tui check: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
     from gsb_tui.dra.view import build_view
+    from gsb_tui.lab.findings import findings
     from gsb_tui.lab.report import evaluate, to_json, to_text
 
     view = build_view(snapshot)
     verdicts = evaluate(view, args.lab_dir, args.step)
+    found = findings(view)  # lab-wide mistakes: shown, but they do not change the exit code
     ok = bool(verdicts) and all(v.ok for v in verdicts)
     if args.json:
-        print(json.dumps(to_json(verdicts, lang), ensure_ascii=False, indent=2))
+        print(json.dumps(to_json(verdicts, lang, found), ensure_ascii=False, indent=2))
     else:
-        sys.stdout.write(to_text(verdicts, lang))
+        sys.stdout.write(to_text(verdicts, lang, findings=found))
     return 0 if ok else EXIT_NOT_GREEN
