@@ -100,7 +100,7 @@ def _run_step(step: str, cmd: list[str], cwd: Path, env: dict[str, str], log_fil
         tail = log_file.read_text(errors="replace").splitlines()[-15:]
         hint = ""
         text = "\n".join(tail)
-        if "proxy" in text or "dial tcp" in text or "403 Forbidden" in text or "410 Gone" in text:
+        if any(s in text.lower() for s in ("proxy", "dial tcp", "403 forbidden", "410 gone")):
             hint = "\n(the Go module proxy refused or could not be reached: check GOPROXY)"
         raise BuildError(
             f"build step '{step}' failed (exit {proc.returncode}); full log: {log_file}\n"
