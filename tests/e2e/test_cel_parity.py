@@ -1,0 +1,119 @@
+"""The CEL preview agrees with the real scheduler: for each selector, the devices gsb-tui says
+match are exactly the devices the scheduler allocates for `allocationMode: All`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.dra.cel import evaluate_all
+from gsb_tui.dra.view import build_view
+from gsb_tui.kube.config import Target
+from gsb_tui.kube.oneshot import fetch_snapshot
+
+NS = "e2e-parity"
+SELECTORS = [
+    "device.attributes['gpu.example.com'].index == 7",
+    "device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'",
+    "device.capacity['gpu.example.com'].memory.compareTo(quantity('4Gi')) >= 0",
+    "device.attributes['gpu.example.com'].index % 3 == 1",
+    "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0'))",
+    "device.attributes['gpu.example.com'].index > 100",  # matches nothing
+    "device.attributes['gpu.example.com'].idx == 7",  # runtime error: no such key
+]
+
+
+def objects(name: str, expression: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    claim = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {
+            "devices": {
+                "requests": [
+                    {
+                        "name": "gpus",
+                        "exactly": {
+                            "deviceClassName": "gpu.example.com",
+                            "allocationMode": "All",
+                            "selectors": [{"cel": {"expression": expression}}],
+                        },
+                    }
+                ]
+            }
+        },
+    }
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {
+            "containers": [
+                {"name": "c", "image": "ubuntu:22.04", "resources": {"claims": [{"name": "gpus"}]}}
+            ],
+            "resourceClaims": [{"name": "gpus", "resourceClaimName": name}],
+        },
+    }
+    return claim, pod
+
+
+def scheduler_outcome(cluster: ControlPlane, name: str) -> tuple[set[str], str]:
+    """(allocated devices, the scheduler's message when it could not allocate)."""
+    rest = cluster.rest()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        claim = rest.get(f"/apis/resource.k8s.io/v1/namespaces/{NS}/resourceclaims/{name}")
+        results = claim.get("status", {}).get("allocation", {}).get("devices", {}).get("results")
+        if results:
+            return {r["device"] for r in results}, ""
+        pod = rest.get(f"/api/v1/namespaces/{NS}/pods/{name}")
+        for cond in pod.get("status", {}).get("conditions", []):
+            if cond["type"] == "PodScheduled" and cond["status"] == "False":
+                return set(), str(cond["message"])
+        time.sleep(0.1)
+    raise AssertionError(f"the scheduler said nothing about {name}")
+
+
+@pytest.mark.parametrize("index", range(len(SELECTORS)))
+async def test_preview_matches_what_the_scheduler_allocates(
+    cluster: ControlPlane, index: int
+) -> None:
+    expression = SELECTORS[index]
+    rest = cluster.rest()
+    rest.ensure("/api/v1/namespaces", {"metadata": {"name": NS}})
+    snapshot = await fetch_snapshot(Target(kubeconfig=cluster.kubeconfig, namespace=NS))
+    view = build_view(snapshot)
+    class_selectors = list(view.classes["gpu.example.com"].selectors)
+    outcomes = evaluate_all([*class_selectors, expression], view.devices)
+    predicted = {d.device for d, o in outcomes.items() if o.matched}
+    errors = {o.error for o in outcomes.values() if o.error}
+    free = {d for d, occ in view.occupancy.items() if occ.status == "free"}
+    assert free == set(view.occupancy), "parity needs an idle cluster"
+
+    name = f"parity-{index}"
+    claim, pod = objects(name, expression)
+    rest.create(f"/apis/resource.k8s.io/v1/namespaces/{NS}/resourceclaims", claim)
+    rest.create(f"/api/v1/namespaces/{NS}/pods", pod)
+    try:
+        allocated, message = scheduler_outcome(cluster, name)
+    finally:
+        rest.delete(f"/api/v1/namespaces/{NS}/pods/{name}?gracePeriodSeconds=0")
+        rest.delete(f"/apis/resource.k8s.io/v1/namespaces/{NS}/resourceclaims/{name}")
+        deadline = time.monotonic() + 30
+        while rest.get(f"/apis/resource.k8s.io/v1/namespaces/{NS}/resourceclaims")["items"]:
+            assert time.monotonic() < deadline, "claim not released"
+            time.sleep(0.1)
+    print(
+        f"\n[parity] {expression!r}: gsb-tui {sorted(predicted)} scheduler {sorted(allocated)}"
+        + (f" ({message})" if message else "")
+    )
+    assert predicted == allocated
+    if errors:
+        # Both sides call it a runtime error, with the same missing key.
+        assert "CEL runtime error" in message
+        assert any("no such key: idx" in e for e in errors) and "no such key: idx" in message
+    elif not predicted:
+        assert "cannot allocate all claims" in message
