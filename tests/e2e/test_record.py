@@ -1,0 +1,64 @@
+"""`gsb-tui record FILE` writes the live stream in the format --demo and the tests replay."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.kube.recording import read_changes, snapshot_at
+from gsb_tui.snapshot import Kind
+
+
+def test_record_then_replay(cluster: ControlPlane, tmp_path: Path) -> None:
+    out = tmp_path / "rec.jsonl"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gsb_tui.cli",
+            "record",
+            "--kubeconfig",
+            str(cluster.kubeconfig),
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if out.exists() and sum(1 for _ in out.open()) >= 2 * len(Kind):
+                break
+            time.sleep(0.1)
+        rest = cluster.rest()
+        rest.ensure("/api/v1/namespaces/dra-lab/configmaps", {"metadata": {"name": "noise"}})
+        rest.create(
+            "/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims",
+            {
+                "metadata": {"name": "recorded", "namespace": "dra-lab"},
+                "spec": {
+                    "devices": {
+                        "requests": [
+                            {"name": "g", "exactly": {"deviceClassName": "gpu.example.com"}}
+                        ]
+                    }
+                },
+            },
+        )
+        time.sleep(1.0)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        cluster.rest().delete("/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims/recorded")
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    changes = [c for _, c in read_changes(out)]
+    assert {c.kind for c in changes if c.type == "SYNCED"} == set(Kind)
+    end = snapshot_at(out)
+    assert end.get(Kind.CLAIMS, "dra-lab", "recorded") is not None
+    assert end.synced
