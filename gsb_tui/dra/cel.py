@@ -1,0 +1,288 @@
+"""CEL device selectors, evaluated against published devices with Kubernetes' semantics.
+
+Why a selector admits or rejects a device is the question behind "explain the scheduler's
+choice". The scheduler's allocator evaluates the DeviceClass selectors and then the request's
+selectors on every device; a device counts only when all are true, and the first runtime error
+(e.g. `no such key: idx`) stops the allocation. This module answers the same question offline.
+
+How (see docs/CEL.md for the measurements behind it):
+- compile: the Rust CEL library (`common-expression-language`, imported as `cel`) parses first,
+  so syntax errors read like cel-go's; then cel_check type-checks against Kubernetes' `device`
+  declaration, so admission errors (`device.attributes.index == 7`) read like the API server's,
+  with a fix as `CelCompileError.hint` / `.fix`; then the checked AST is printed back as plain
+  CEL with Kubernetes' semantics spelled out, and the library compiles that once per expression.
+- evaluate (cel_runtime): each device becomes one library Context, built once per device
+  content; results are cached per (device, expression), so re-evaluating on every cluster change
+  only costs a dictionary lookup for devices that did not change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gsb_tui.dra import cel_check, cel_emit, cel_runtime, cel_syntax
+from gsb_tui.dra.cel_errors import CelCompileError, CelUnsupportedError, checker_error
+from gsb_tui.dra.cel_runtime import CelOutcome, device_variable
+from gsb_tui.dra.cel_types import ANY, BOOL
+from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
+
+__all__ = [
+    "CelCompileError",
+    "CelOutcome",
+    "CelUnsupportedError",
+    "RequestPreview",
+    "Selector",
+    "clear_caches",
+    "compile_selector",
+    "device_variable",
+    "evaluate_all",
+    "explain_request",
+]
+
+
+class Selector:
+    """A compiled selector. `evaluate` caches per device content, so calling it again on every
+    snapshot is cheap."""
+
+    def __init__(
+        self,
+        expression: str,
+        program: Any,
+        output: str,
+        evaluator_source: str,
+        needs: frozenset[cel_check.Leaf],
+    ) -> None:
+        self.expression = expression
+        self.output_type = output  # "bool", or "any" for e.g. a boolean attribute on its own
+        self.evaluator_source = evaluator_source  # what the library runs (for debugging)
+        self.needs = needs  # the parts of a device it reads
+        self._program = program
+        self._epoch = -1
+
+    def __repr__(self) -> str:
+        return f"Selector({self.expression!r})"
+
+    def evaluate(self, device: Device) -> CelOutcome:
+        if self._epoch != cel_runtime.epoch:  # caches were cleared since it registered
+            cel_runtime.require(self.needs)
+            self._epoch = cel_runtime.epoch
+        return cel_runtime.evaluate(self._program, self.expression, device)
+
+
+_compiled: dict[str, Selector] = {}
+_failed: dict[tuple[str, str], CelCompileError] = {}
+_MAX_CACHED = 4096  # expressions typed one keystroke at a time must not grow these forever
+
+
+def compile_selector(expression: str, *, driver: str = "") -> Selector:
+    """Compile once per expression text; CelCompileError reads like the API server's rejection.
+
+    `driver` only improves hints (e.g. the domain in `device.attributes['<driver>'].index`)."""
+    selector = _compiled.get(expression)
+    if selector is not None:
+        return selector
+    failure = _failed.get((expression, driver))
+    if failure is not None:
+        raise type(failure)(failure.message, failure.hint, failure.fix, expression)
+    if len(_compiled) + len(_failed) >= _MAX_CACHED:
+        _compiled.clear()
+        _failed.clear()
+    try:
+        selector = _compile(expression, driver)
+    except CelCompileError as exc:
+        _failed[(expression, driver)] = exc
+        raise
+    _compiled[expression] = selector
+    return selector
+
+
+_SYNTAX_PREFIX = re.compile(r"^Failed to parse expression .*?: (?=ERROR: )", re.DOTALL)
+
+
+def _compile(expression: str, driver: str) -> Selector:
+    lib = cel_runtime.library()
+    try:
+        lib.compile(expression)
+    except ValueError as exc:
+        detail = _SYNTAX_PREFIX.sub("", str(exc)).replace("\n| ", "\n | ")
+        if "unsupported syntax" in detail:
+            raise CelUnsupportedError(
+                f"gsb-tui cannot evaluate this selector: {detail}", expression=expression
+            ) from None
+        raise CelCompileError(f"compilation failed: {detail}", expression=expression) from None
+    try:
+        checked = cel_check.check(cel_syntax.parse(expression))
+    except cel_syntax.ParseError as exc:
+        raise CelUnsupportedError(
+            f"gsb-tui cannot read this selector ({exc} at offset {exc.pos})", expression=expression
+        ) from None
+    if checked.errors:
+        raise checker_error(expression, checked, driver)
+    if checked.unsupported:
+        names = ", ".join(f"{n}()" for n in sorted(set(checked.unsupported)))
+        raise CelUnsupportedError(
+            f"gsb-tui cannot evaluate {names} (the API server accepts it); "
+            "this selector is not previewed",
+            expression=expression,
+        )
+    if checked.output not in (BOOL, ANY):
+        raise CelCompileError(
+            f"must evaluate to bool or the unknown type, not {checked.output.go_string()}",
+            hint="A selector is a condition that is true or false for each device: "
+            "compare the value, e.g. `... == 7`.",
+            expression=expression,
+        )
+    source = cel_emit.emit(checked)
+    try:
+        program = lib.compile(source)
+    except ValueError as exc:  # our printer produced something the library cannot read
+        raise CelUnsupportedError(
+            f"gsb-tui cannot evaluate this selector: {exc}", expression=expression
+        ) from None
+    needs = cel_check.needs(checked)
+    if cel_emit.calls_python(source):
+        needs |= {cel_runtime.PYTHON_FUNCTIONS}
+    selector = Selector(expression, program, str(checked.output), source, needs)
+    # Register what it reads now, so devices get one context holding every compiled selector's
+    # needs instead of growing (and being rebuilt) as selectors are first evaluated.
+    cel_runtime.require(selector.needs)
+    selector._epoch = cel_runtime.epoch
+    return selector
+
+
+def clear_caches(*, results_only: bool = False) -> None:
+    """Forget cached results, and unless results_only also prepared devices and compiled
+    selectors (for tests and benchmarks)."""
+    cel_runtime.clear(results_only=results_only)
+    if not results_only:
+        _compiled.clear()
+        _failed.clear()
+
+
+# --- many devices, many selectors --------------------------------------------------------------
+
+
+def _evaluate_chain(selectors: Sequence[Selector], device: Device, prefix: str) -> CelOutcome:
+    """AND over selectors in order, stopping at the first false or error (like the allocator)."""
+    for i, selector in enumerate(selectors):
+        outcome = selector.evaluate(device)
+        if outcome.error:
+            return CelOutcome(device.id, False, f"{prefix}selector #{i}: {outcome.error}")
+        if not outcome.matched:
+            return outcome
+    return CelOutcome(device.id, True)
+
+
+def evaluate_all(
+    expressions: Sequence[str], devices: Sequence[Device]
+) -> dict[DeviceId, CelOutcome]:
+    """A device matches only when every expression is true; the first error wins.
+
+    Raises CelCompileError for an expression that does not compile."""
+    driver = devices[0].id.driver if devices else ""
+    selectors = [compile_selector(e, driver=driver) for e in expressions]
+    return {d.id: _evaluate_chain(selectors, d, "") for d in devices}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@dataclass(frozen=True)
+class RequestPreview:
+    class_admits: tuple[DeviceId, ...]  # devices the DeviceClass selectors admit
+    selector_admits: tuple[DeviceId, ...]  # of those, the ones the request's selectors admit
+    free_matching: tuple[DeviceId, ...]  # of those, free
+    outcomes: Mapping[DeviceId, CelOutcome]  # per device; errors say which selector failed
+    needed: int | None  # request count (None for allocationMode All)
+    class_name: str = ""
+    class_missing: bool = False  # the request names a DeviceClass that does not exist
+    has_selectors: bool = False  # whether the request has selectors of its own
+    error: str = ""  # a selector that does not compile (then nothing is admitted)
+    hint: str = ""
+
+    def summary(self) -> str:
+        """e.g. "class admits 8 devices, selectors admit 1, 1 of them free"."""
+        if self.class_missing:
+            return f"device class {self.class_name} does not exist"
+        if self.error:
+            return self.error.splitlines()[0]
+        parts = [f"class admits {_plural(len(self.class_admits), 'device')}"]
+        if self.has_selectors:
+            parts.append(f"selectors admit {len(self.selector_admits)}")
+        parts.append(f"{len(self.free_matching)} of them free")
+        text = ", ".join(parts)
+        errors = [o.error for o in self.outcomes.values() if o.error]
+        if errors:
+            text += f"; {_plural(len(errors), 'device')} could not be checked: {errors[0]}"
+        return text
+
+    def shortfall(self) -> str:
+        """e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6", or "" when the request can be met."""
+        free = ", ".join(d.device for d in self.free_matching)
+        names = f": {free}" if free else ""
+        if self.needed is None:
+            if len(self.free_matching) < len(self.selector_admits) or not self.selector_admits:
+                return (
+                    f"needs all {len(self.selector_admits)} matching devices, "
+                    f"{len(self.free_matching)} free{names}"
+                )
+            return ""
+        if len(self.free_matching) < self.needed:
+            return f"needs {self.needed}, {len(self.free_matching)} free{names}"
+        return ""
+
+
+def explain_request(
+    view_devices: Sequence[Device],
+    device_class: DeviceClass | None,
+    request: Request,
+    free: Collection[DeviceId],
+) -> RequestPreview:
+    """Which devices a request could get: class selectors, then request selectors, then free."""
+    needed = None if request.allocation_mode == "All" else request.count
+
+    def preview(**more: Any) -> RequestPreview:
+        return RequestPreview(
+            (),
+            (),
+            (),
+            {},
+            needed,
+            class_name=request.device_class,
+            has_selectors=bool(request.selectors),
+            **more,
+        )
+
+    if device_class is None:
+        return preview(class_missing=True)
+    driver = view_devices[0].id.driver if view_devices else ""
+    try:
+        class_selectors = [compile_selector(e, driver=driver) for e in device_class.selectors]
+        request_selectors = [compile_selector(e, driver=driver) for e in request.selectors]
+    except CelCompileError as exc:
+        return preview(error=exc.message, hint=exc.hint)
+    outcomes: dict[DeviceId, CelOutcome] = {}
+    class_admits: list[DeviceId] = []
+    selector_admits: list[DeviceId] = []
+    for device in view_devices:
+        outcome = _evaluate_chain(class_selectors, device, f"class {device_class.name}: ")
+        if outcome.matched:
+            class_admits.append(device.id)
+            outcome = _evaluate_chain(request_selectors, device, f"request {request.name}: ")
+            if outcome.matched:
+                selector_admits.append(device.id)
+        outcomes[device.id] = outcome
+    free_set = set(free)
+    return RequestPreview(
+        tuple(class_admits),
+        tuple(selector_admits),
+        tuple(d for d in selector_admits if d in free_set),
+        outcomes,
+        needed,
+        class_name=request.device_class,
+        has_selectors=bool(request.selectors),
+    )

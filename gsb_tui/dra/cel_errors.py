@@ -1,0 +1,112 @@
+"""Compile errors as the API server words them, with a hint for the lab's common mistakes.
+
+The message is what `kubectl apply` prints after "Invalid value: <expression>:" (cel-go's
+`compilation failed: ERROR: <input>:line:col: message`, the source line and a caret line);
+`hint` says what to do and `fix` is the corrected expression when there is an obvious one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gsb_tui.dra import cel_check, cel_syntax
+
+
+class CelCompileError(ValueError):
+    """A selector the API server would reject; the message is the API server's own detail."""
+
+    def __init__(self, message: str, hint: str = "", fix: str = "", expression: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint  # a sentence saying what to do, or ""
+        self.fix = fix  # the corrected expression, when there is an obvious one, or ""
+        self.expression = expression
+
+
+class CelUnsupportedError(CelCompileError):
+    """A selector the API server accepts but gsb-tui cannot evaluate (an unported library)."""
+
+
+def _location(expression: str, pos: int) -> tuple[int, int, str]:
+    """(line, 0-based column, line text) of an offset, counted in characters like cel-go."""
+    start = expression.rfind("\n", 0, pos) + 1
+    end = expression.find("\n", pos)
+    line_text = expression[start : end if end >= 0 else len(expression)]
+    return expression.count("\n", 0, pos) + 1, pos - start, line_text
+
+
+def display(expression: str, errors: list[cel_check.CheckError]) -> str:
+    """cel-go's Errors.ToDisplayString: sorted, each with the line and a caret under the column."""
+    shown = []
+    for err in sorted(errors, key=lambda e: _location(expression, e.pos)[:2]):
+        line, col, text = _location(expression, err.pos)
+        text = text.replace("\t", " ")
+        if text[:col].isascii() and text[col : col + 1].isascii():
+            marker = "." * col + "^"
+        else:  # cel-go switches to full-width marks when wide characters precede the column
+            marker = "\uff0e" * col + "\uff3e"
+        shown.append(f"ERROR: <input>:{line}:{col + 1}: {err.message}\n | {text}\n | {marker}")
+    return "\n".join(shown)
+
+
+def checker_error(expression: str, checked: cel_check.Checked, driver: str) -> CelCompileError:
+    message = "compilation failed: " + display(expression, checked.errors)
+    hint, fix = _hint(expression, checked, driver)
+    return CelCompileError(message, hint, fix, expression)
+
+
+def _on_device_domains(node: cel_syntax.Node) -> bool:
+    """`device.attributes` or `device.capacity`: maps keyed by domain."""
+    return (
+        isinstance(node, cel_syntax.Select)
+        and not node.test_only
+        and node.field in ("attributes", "capacity")
+        and isinstance(node.operand, cel_syntax.Ident)
+        and node.operand.name == "device"
+    )
+
+
+def _domain_mistakes(node: cel_syntax.Node, found: list[tuple[str, int, str]]) -> None:
+    """Find `device.attributes.NAME` and `device.attributes['NAME']` (NAME is not a domain)."""
+    if isinstance(node, cel_syntax.Select) and not node.test_only:
+        if _on_device_domains(node.operand):
+            found.append(("select", node.pos, node.field))
+    elif isinstance(node, cel_syntax.Call) and node.function == "_[_]":
+        key = cel_check.string_key(node.args[1])
+        if _on_device_domains(node.args[0]) and key is not None and "." not in key:
+            found.append(("index", node.pos, key))
+    for child in cel_check.children(node):
+        _domain_mistakes(child, found)
+
+
+def _hint(expression: str, checked: cel_check.Checked, driver: str) -> tuple[str, str]:
+    mistakes: list[tuple[str, int, str]] = []
+    _domain_mistakes(checked.root, mistakes)
+    if mistakes:
+        domain = driver or "<driver name>"
+        fixed = expression
+        for kind, pos, name in sorted(mistakes, key=lambda m: -m[1]):
+            pattern = r"\.\s*" + re.escape(name) if kind == "select" else r"\[\s*(['\"]).*?\1\s*\]"
+            m = re.compile(pattern).match(fixed, pos)
+            if m is None:
+                continue
+            fixed = fixed[: m.start()] + f"['{domain}'].{name}" + fixed[m.end() :]
+        if fixed != expression:
+            return (
+                "Attributes and capacities live under the driver's name (their domain), "
+                f"not directly under device.attributes / device.capacity: write {fixed}",
+                fixed,
+            )
+    messages = " ".join(e.message for e in checked.errors)
+    if "kubernetes.Quantity" in messages and any(op in messages for op in ("'_<", "'_>")):
+        domain = driver or "<driver name>"
+        return (
+            "Quantities are compared with methods, e.g. "
+            f"device.capacity['{domain}'].memory.compareTo(quantity('4Gi')) >= 0",
+            "",
+        )
+    if "undefined field" in messages:
+        return ("device has driver, attributes, capacity and allowMultipleAllocations.", "")
+    if re.search(r"undeclared reference to '(driver|attributes|capacity)'", messages):
+        return ("Selectors read the device through the variable device, e.g. device.driver.", "")
+    return "", ""
