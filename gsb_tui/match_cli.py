@@ -10,13 +10,35 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
 from gsb_tui.snapshot import Kind
 
+if TYPE_CHECKING:
+    from gsb_tui.dra.cel import CelCompileError
+
 EXIT_BAD_EXPRESSION = 1
 EXIT_UNREACHABLE = 2
+
+
+def _with_driver(exc: CelCompileError, expression: str, target: Target) -> CelCompileError:
+    """Recompile knowing the published driver, so the fix names its real domain."""
+    from gsb_tui.dra.cel import CelCompileError, compile_selector
+
+    try:
+        snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES,), timeout=3.0))
+    except (KubeconfigError, Unreachable):
+        return exc
+    drivers = {str(s.get("spec", {}).get("driver", "")) for s in snapshot.items(Kind.SLICES)}
+    if len(drivers) != 1:
+        return exc
+    try:
+        compile_selector(expression, driver=drivers.pop())
+    except CelCompileError as better:
+        return better
+    return exc
 
 
 def run_match(args: argparse.Namespace, target: Target) -> int:
@@ -25,6 +47,7 @@ def run_match(args: argparse.Namespace, target: Target) -> int:
     try:
         compile_selector(args.expression)
     except CelCompileError as exc:
+        exc = _with_driver(exc, args.expression, target)
         print(f"gsb-tui match: the expression does not compile: {exc.message}", file=sys.stderr)
         if exc.hint:
             print(f"hint: {exc.hint}", file=sys.stderr)
