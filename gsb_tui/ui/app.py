@@ -1,0 +1,275 @@
+"""The App: one long-lived worker runs the change source into a Store; a coalescing message
+tells the App, which rebuilds the DraView (at most ~10 times a second, the first change at
+once) and hands it to the dashboard. The worker never touches a widget."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.timer import Timer
+
+from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.warnings import DraWarning, find_warnings
+from gsb_tui.kube.source import ChangeSource
+from gsb_tui.kube.store import Change, Store
+from gsb_tui.ui.commands import DashboardCommands
+from gsb_tui.ui.messages import (
+    LabFilesChanged,
+    SourceFinished,
+    SourceProblem,
+    StoreChanged,
+    VerdictsReady,
+)
+from gsb_tui.ui.panes.checklist import lab_evaluate
+from gsb_tui.ui.panes.claims import ClaimFilter
+from gsb_tui.ui.screens.dashboard import DashboardScreen
+from gsb_tui.ui.screens.help import HelpScreen, help_rows
+from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.ui.text import text
+
+REPAINT_INTERVAL = 0.1  # at most ~10 repaints a second, whatever the event rate
+RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # when the source itself fails (not a watch)
+
+
+def stylesheet_path() -> Path:
+    """gsb.tcss shipped in the wheel (gsb_tui/styles) or in a source checkout (styles/)."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "styles" / "gsb.tcss", package.parent / "styles" / "gsb.tcss"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"gsb.tcss not found in {package / 'styles'} or {package.parent / 'styles'}"
+    )
+
+
+def write_crash_log(error: BaseException | None) -> str:
+    """Append the traceback to $XDG_STATE_HOME/gsb-tui/crash.log; return where it went."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    path = Path(base) / "gsb-tui" / "crash.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            if error is not None:
+                fh.write("".join(traceback.format_exception(error)))
+        return str(path)
+    except OSError as exc:
+        return f"(nowhere: {path} not writable: {exc.strerror})"
+
+
+class GsbApp(App[int]):
+    TITLE = "gsb-tui"
+    CSS_PATH = str(stylesheet_path())
+    COMMANDS = App.COMMANDS | {DashboardCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "question_mark", "help", "Help", key_display="?", tooltip="Show all keys", id="gsb.help"
+        ),
+        Binding("q", "quit", "Quit", tooltip="Leave gsb-tui", id="gsb.quit"),
+    ]
+
+    def __init__(
+        self,
+        source: ChangeSource,
+        lab_dir: Path,
+        lang: str = "en",
+        *,
+        repaint_interval: float = REPAINT_INTERVAL,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
+        watch_lab_dir: bool = True,
+    ) -> None:
+        super().__init__()
+        self.source = source
+        self.lab_dir = lab_dir
+        self.lang = lang
+        self.repaint_interval = repaint_interval
+        self.retry_delays = tuple(retry_delays) or RETRY_DELAYS
+        self.watch_lab_dir = watch_lab_dir
+        self.store = Store()
+        self.view: DraView | None = None
+        self.warnings: Sequence[DraWarning] = ()
+        self.source_problem = ""
+        self.source_finished = False
+        self.repaints = 0
+        self.deferred_repaints = 0  # repaints the throttle held back (the rest ran at once)
+        self.crash_line = ""  # set when an unhandled error ends the app
+        self.verdicts_view: DraView | None = None  # the view the checklist was judged on
+        self._last_paint = float("-inf")
+        self._paint_timer: Timer | None = None
+        # gsb_tui.lab (and its CEL library) is imported in the checks' thread, off the path
+        # to the first frame; until then the checklist says "checklist loading".
+        self._evaluate: Callable[[Any, Any], Sequence[Any]] | None = None
+        self._evaluate_looked_up = False
+        self.dashboard = DashboardScreen(source.info, lang)
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.dashboard
+
+    @on(DashboardScreen.Ready)
+    def _start(self) -> None:
+        """Start watching once the panes exist, so the first change can be painted at once."""
+        self.run_worker(
+            self._run_source(), name="source", group="source", exclusive=True, exit_on_error=False
+        )
+        if self.watch_lab_dir:
+            self.run_worker(
+                self._watch_lab(), name="lab-files", group="lab-files", exit_on_error=False
+            )
+
+    # --- the source worker: Store and messages only, never widgets ------------------------
+
+    def _emit(self, change: Change) -> None:
+        if self.store.apply(change):
+            self.post_message(StoreChanged())
+
+    async def _run_source(self) -> None:
+        attempt = 0
+        while True:
+            try:
+                await self.source.run(self._emit)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a source bug or a bad recording: banner, retry
+                delay = self.retry_delays[min(attempt, len(self.retry_delays) - 1)]
+                attempt += 1
+                message = text(
+                    self.lang, "source-failed", message=f"{type(exc).__name__}: {exc}", delay=delay
+                )
+                self.post_message(SourceProblem(message, delay))
+                await asyncio.sleep(delay)
+                continue
+            self.post_message(SourceFinished())
+            return
+
+    async def _watch_lab(self) -> None:
+        """Re-check the lab when its files change (inotify through watchfiles)."""
+        from watchfiles import awatch
+
+        while True:
+            if not self.lab_dir.is_dir():
+                await asyncio.sleep(5.0)  # the learner has not made it yet
+                continue
+            try:
+                async for _changes in awatch(self.lab_dir, debounce=200, recursive=False):
+                    self.post_message(LabFilesChanged())
+            except (OSError, RuntimeError):
+                await asyncio.sleep(5.0)
+
+    # --- handlers on the UI side ------------------------------------------------------------
+
+    def on_store_changed(self, _message: StoreChanged) -> None:
+        if self.source_problem:
+            self.source_problem = ""  # changes flow again
+        wait = self._last_paint + self.repaint_interval - time.monotonic()
+        if wait <= 0:
+            self._repaint()
+        elif self._paint_timer is None:
+            self.deferred_repaints += 1
+            self._paint_timer = self.set_timer(wait, self._repaint)
+
+    def _repaint(self) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        self._paint_timer = None
+        self._last_paint = time.monotonic()
+        view = build_view(self.store.snapshot())
+        self.view = view
+        self.warnings = find_warnings(view)
+        self.repaints += 1
+        self.dashboard.show(view, self.warnings, self.source_problem, self.source_finished)
+        self._evaluate_lab(view)
+
+    def on_source_problem(self, message: SourceProblem) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        self.source_problem = message.message
+        self.dashboard.show_source_problem(message.message)
+
+    def on_source_finished(self, _message: SourceFinished) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        self.source_finished = True
+        if self.view is not None and self._paint_timer is None:
+            self._repaint()
+
+    def on_lab_files_changed(self, _message: LabFilesChanged) -> None:
+        self._evaluate_lab(self.view)
+
+    # --- the lab checklist ------------------------------------------------------------------
+
+    def _evaluate_lab(self, view: DraView | None) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        if view is not None:
+            self._run_checks(view)
+
+    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
+    def _run_checks(self, view: DraView) -> None:
+        if not self._evaluate_looked_up:
+            try:
+                self._evaluate = lab_evaluate()
+            except Exception as exc:  # a broken lab package: say so in the pane, keep going
+                self.post_message(VerdictsReady(None, f"{type(exc).__name__}: {exc}", view))
+                return
+            self._evaluate_looked_up = True
+        evaluate = self._evaluate
+        if evaluate is None:
+            self.post_message(VerdictsReady(None, view=view))
+            return
+        try:
+            verdicts = list(evaluate(view, self.lab_dir))
+        except Exception as exc:  # a check bug must not take the dashboard down
+            self.post_message(VerdictsReady(None, f"{type(exc).__name__}: {exc}", view))
+            return
+        self.post_message(VerdictsReady(verdicts, view=view))
+
+    @on(VerdictsReady)
+    def _verdicts_ready(self, message: VerdictsReady) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        self.verdicts_view = message.view
+        self.dashboard.checklist.show(message.verdicts, message.error)
+
+    # --- errors ----------------------------------------------------------------------------
+
+    def _fatal_error(self) -> None:
+        """An unhandled exception: one line for the user, the traceback into a log file."""
+        error = self._exception
+        detail = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+        where = write_crash_log(error)
+        self.bell()
+        # Printed by run_dashboard after the terminal is restored, as one plain line (Rich
+        # would wrap or crop the log path).
+        self.crash_line = f"gsb-tui stopped on an internal error ({detail}); details in {where}"
+        self._close_messages_no_wait()
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(help_rows(self.all_bindings())))
+
+    def all_bindings(self) -> list[tuple[str, Binding, str]]:
+        """Every gsb binding with where it works: App and dashboard first, then each pane."""
+        nodes: list[tuple[Any, str]] = [(self, "anywhere"), (self.dashboard, "dashboard")]
+        for pane in self.dashboard.query(".pane"):
+            nodes.append((pane, text(self.lang, getattr(pane, "title_key", "")) or str(pane.id)))
+        nodes += [(ClaimFilter, "claims filter"), (TextViewScreen, "YAML / describe view")]
+        out: list[tuple[str, Binding, str]] = []
+        for node, where in nodes:
+            cls = node if isinstance(node, type) else type(node)
+            for binding in getattr(cls, "BINDINGS", []):
+                if isinstance(binding, Binding):
+                    out.append((binding.key, binding, where))
+        return out

@@ -1,0 +1,204 @@
+"""Text about one object, built from a DraView: the Claim details pane and the `d` describe view.
+
+Pure functions (Rich Text in, nothing fetched): the panes render what the view already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import yaml
+from rich.text import Text
+
+from gsb_tui.dra.model import Claim, Event, Pod, Request, Slice
+from gsb_tui.dra.view import DraView
+from gsb_tui.dra.warnings import DraWarning
+
+RECENT_EVENTS = 6
+
+
+def _plain(value: Any) -> Any:
+    """Mappings (also read-only proxies) and sequences as plain dicts and lists for YAML."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_yaml(obj: Mapping[str, Any]) -> str:
+    """The object as the server sent it, in kubectl's key order (as received)."""
+    return yaml.safe_dump(_plain(obj), sort_keys=False, allow_unicode=True, width=100)
+
+
+def _heading(out: Text, title: str) -> None:
+    out.append(f"{title}\n", style="bold underline")
+
+
+def _request_lines(out: Text, request: Request, indent: str = "  ") -> None:
+    out.append(f"{indent}{request.name}", style="bold")
+    out.append(": class ", style="dim")
+    out.append(request.device_class or "-")
+    out.append(" · ", style="dim")
+    count = "all" if request.allocation_mode == "All" else f"ExactCount {request.count}"
+    out.append(count)
+    if request.admin_access:
+        out.append(" · adminAccess", style="magenta")
+    out.append("\n")
+    for selector in request.selectors:
+        out.append(f"{indent}  selector ", style="dim")
+        out.append(f"{selector}\n", style="cyan")
+    for alt in request.alternatives:
+        out.append(f"{indent}  firstAvailable ", style="dim")
+        _request_lines(out, alt, indent="")
+
+
+def _event_lines(out: Text, events: Sequence[Event], limit: int = RECENT_EVENTS) -> None:
+    if not events:
+        out.append("  (none)\n", style="dim")
+        return
+    for event in list(events)[-limit:]:
+        stamp = event.last_seen[11:19] if len(event.last_seen) >= 19 else event.last_seen
+        out.append(f"  {stamp} ", style="dim")
+        out.append(event.type or "-", style="red" if event.type == "Warning" else "green")
+        out.append(f" {event.reason}", style="bold")
+        out.append(f" {event.object_kind.lower()}/{event.object_name}", style="dim")
+        count = f" ×{event.count}" if event.count > 1 else ""
+        out.append(f"{count}\n  {event.message}\n")
+
+
+def claim_events(view: DraView, claim: Claim) -> list[Event]:
+    """Events about the claim and the pods that use it, oldest first."""
+    events = list(view.events_for("ResourceClaim", claim.namespace, claim.name))
+    for pod in view.pods_of_claim(claim):
+        events.extend(view.events_for("Pod", pod.namespace, pod.name))
+    return sorted(events, key=lambda e: e.last_seen)
+
+
+def claim_warnings(
+    claim: Claim, pods: Iterable[Pod], warnings: Iterable[DraWarning]
+) -> list[DraWarning]:
+    subjects = {f"{claim.namespace}/{claim.name}"} | {f"{p.namespace}/{p.name}" for p in pods}
+    return [w for w in warnings if w.subject in subjects]
+
+
+def claim_details(
+    view: DraView,
+    claim: Claim,
+    warnings: Iterable[DraWarning] = (),
+    event_limit: int = RECENT_EVENTS,
+) -> Text:
+    """What the Claim details pane shows for one claim."""
+    out = Text()
+    out.append(f"{claim.namespace}/{claim.name}", style="bold")
+    out.append("  STATE ", style="dim")
+    out.append(f"{claim.state}\n", style="bold green" if claim.reserved_for else "bold yellow")
+    if claim.owner_pod:
+        out.append("owner pod ", style="dim")
+        out.append(f"{claim.owner_pod}", style="bold")
+        out.append("  (made from a template)\n", style="dim")
+    _heading(out, "Requests")
+    for request in claim.requests:
+        _request_lines(out, request)
+    if not claim.requests:
+        out.append("  (none)\n", style="dim")
+    _heading(out, "Results")
+    for result in claim.results:
+        out.append(f"  {result.request} ", style="dim")
+        out.append("→ ")
+        out.append(result.id.device, style="bold")
+        out.append(f"  ({result.id.driver}, pool {result.id.pool})", style="dim")
+        if result.admin_access:
+            out.append(" adminAccess", style="magenta")
+        out.append("\n")
+    if not claim.results:
+        out.append("  not allocated", style="yellow")
+        out.append(" (a pending claim holds no device)\n", style="dim")
+    if claim.allocated_node:
+        out.append("  node ", style="dim")
+        out.append(f"{claim.allocated_node}\n")
+    _heading(out, "reservedFor")
+    for consumer in claim.reserved_for:
+        out.append(f"  {consumer.resource}/{consumer.name}\n")
+    if not claim.reserved_for:
+        out.append("  (no consumer)\n", style="dim")
+    pods = view.pods_of_claim(claim)
+    if pods:
+        _heading(out, "Pods")
+        for pod in pods:
+            out.append(f"  {pod.name} ", style="bold")
+            out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
+            if pod.node:
+                out.append(f" on {pod.node}", style="dim")
+            out.append("\n")
+            if pod.unschedulable_message:
+                out.append(f"    {pod.unschedulable_message}\n", style="yellow")
+    found = claim_warnings(claim, pods, warnings)
+    if found:
+        _heading(out, "Warnings")
+        for warning in found:
+            out.append(f"  ⚠ {warning.code}: ", style="bold red")
+            out.append(f"{warning.message}\n")
+    _heading(out, "Recent events" if event_limit <= RECENT_EVENTS else "Events")
+    _event_lines(out, claim_events(view, claim), limit=event_limit)
+    return out
+
+
+def describe_claim(view: DraView, claim: Claim, warnings: Iterable[DraWarning] = ()) -> Text:
+    out = Text()
+    out.append("Name:       ", style="bold")
+    out.append(f"{claim.name}\n")
+    out.append("Namespace:  ", style="bold")
+    out.append(f"{claim.namespace}\n")
+    out.append("UID:        ", style="bold")
+    out.append(f"{claim.uid}\n")
+    out.append("Created:    ", style="bold")
+    out.append(f"{claim.created}\n")
+    out.append("State:      ", style="bold")
+    out.append(f"{claim.state}\n\n")
+    details = claim_details(view, claim, warnings, event_limit=100)
+    out.append_text(details)
+    for pod in view.pods_of_claim(claim):
+        out.append("\n")
+        out.append_text(describe_pod(view, pod))
+    return out
+
+
+def describe_pod(view: DraView, pod: Pod) -> Text:
+    """A pod as DRA sees it: its resourceClaims entries, which containers use them, events."""
+    out = Text()
+    out.append("Pod ", style="bold")
+    out.append(f"{pod.namespace}/{pod.name}  ", style="bold")
+    out.append(f"{pod.phase}\n")
+    out.append("node ", style="dim")
+    out.append(f"{pod.node or '(not scheduled)'}\n")
+    if pod.unschedulable_message:
+        out.append(f"{pod.unschedulable_message}\n", style="yellow")
+    _heading(out, "resourceClaims")
+    for entry in pod.claims:
+        source = entry.claim_name or f"template {entry.template_name}"
+        out.append(f"  {entry.name} → {source}  claim {entry.resolved_claim or '(not yet)'}\n")
+    for container, claims in pod.container_claims.items():
+        out.append(f"  container {container} uses {', '.join(claims) or '(none)'}\n")
+    _heading(out, "Events")
+    _event_lines(out, view.events_for("Pod", pod.namespace, pod.name), limit=20)
+    return out
+
+
+def describe_slice(view: DraView, slice_: Slice) -> Text:
+    out = Text()
+    out.append("ResourceSlice ", style="bold")
+    out.append(f"{slice_.name}\n", style="bold")
+    out.append(f"driver {slice_.driver}  node {slice_.node or '-'}  pool {slice_.pool}")
+    out.append(f"  generation {slice_.generation}  slices in pool {slice_.slice_count}\n")
+    _heading(out, "Devices")
+    for device in slice_.devices:
+        occ = view.occupancy.get(device.id)
+        status = occ.status if occ else "stale generation"
+        out.append(f"  {device.name} ", style="bold")
+        out.append(f"{status}  ", style="dim")
+        attrs = " ".join(f"{k}={v}" for k, v in device.attributes.items())
+        caps = " ".join(f"{k}={v}" for k, v in device.capacity.items())
+        out.append(f"{attrs}  {caps}\n")
+    return out

@@ -1,0 +1,73 @@
+"""Messages of the dashboard, in the order they flow.
+
+StoreChanged (worker -> App, coalescing) -> the App rebuilds the DraView and hands it to the
+dashboard -> panes post ClaimSelected / DeviceSelected when the user picks something, and the
+dashboard keeps the other panes in step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from gsb_tui.dra.model import DeviceId
+
+
+class StoreChanged(Message):
+    """The store holds something new. A burst collapses into one queued message."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StoreChanged)
+
+
+class SourceProblem(Message):
+    """The change source stopped with an error (or recovered: message == "")."""
+
+    def __init__(self, message: str, retry_in: float = 0.0) -> None:
+        super().__init__()
+        self.message = message
+        self.retry_in = retry_in
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SourceProblem)
+
+
+class SourceFinished(Message):
+    """A finite source (a replay) has emitted everything it had."""
+
+
+class LabFilesChanged(Message):
+    """Something under the lab directory changed; the checklist must be evaluated again."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, LabFilesChanged)
+
+
+class VerdictsReady(Message):
+    """The lab checks' verdicts for one view (None: the lab package is not ready)."""
+
+    def __init__(self, verdicts: list[Any] | None, error: str = "", view: Any = None) -> None:
+        super().__init__()
+        self.verdicts = verdicts
+        self.error = error
+        self.view = view  # the DraView they judge
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, VerdictsReady)
+
+
+class ClaimSelected(Message):
+    """The user picked a claim (in the Claims table)."""
+
+    def __init__(self, key: tuple[str, str] | None) -> None:
+        super().__init__()
+        self.key = key
+
+
+class DeviceSelected(Message):
+    """The user picked a device cell in the grid."""
+
+    def __init__(self, device: DeviceId) -> None:
+        super().__init__()
+        self.device = device

@@ -1,0 +1,1 @@
+"""The dashboard panes; each renders a DraView and never fetches."""

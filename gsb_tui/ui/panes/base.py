@@ -1,0 +1,90 @@
+"""What every pane shares: a bordered box that shows either its content or one notice.
+
+The notice is how the waiting states reach the learner ("connecting to …", "forbidden (RBAC):
+…", "waiting for a DRA driver to publish devices") instead of an empty table.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from gsb_tui.kube.source import SourceInfo
+from gsb_tui.snapshot import Kind, KindState, Snapshot
+from gsb_tui.ui.panes.header import phase_text
+from gsb_tui.ui.text import text
+
+
+def kind_notice(
+    snapshot: Snapshot | None, kind: Kind, info: SourceInfo, lang: str, has_data: bool
+) -> str | None:
+    """The waiting-state text a pane fed by `kind` must show, or None to show its data.
+
+    Data that is there is shown even while the watch reconnects (the subtitle says so); a kind
+    the user may not read says so plainly, and the other panes go on working.
+    """
+    state = snapshot.state(kind) if snapshot is not None else KindState()
+    if state.phase == "forbidden":
+        return text(lang, "forbidden", message=state.message or kind.value)
+    if state.phase == "not-served":
+        return text(lang, "not-served", message=state.message or kind.value)
+    if has_data:
+        return None
+    if state.phase in ("error", "reconnecting"):
+        return failure_text(lang, info, state)
+    if state.phase == "connecting":
+        return text(lang, "connecting", server=info.server)
+    return None
+
+
+def failure_text(lang: str, info: SourceInfo, state: KindState) -> str:
+    """A watch that fails: "reconnecting" retries a server it cannot reach; "error" is a
+    problem retrying will not fix by itself (no kubeconfig, bad credentials), said as is."""
+    if state.phase == "reconnecting":
+        return text(
+            lang,
+            "unreachable",
+            server=info.server,
+            message=state.message or state.phase,
+            attempts=max(1, state.attempts),
+        )
+    return text(lang, "error", message=state.message or state.phase)
+
+
+def stale_note(snapshot: Snapshot | None, kind: Kind) -> str:
+    """A subtitle for a pane whose data may be out of date while its watch recovers."""
+    if snapshot is None or not snapshot.objects.get(kind):
+        return ""
+    state = snapshot.state(kind)
+    if state.phase in ("reconnecting", "error"):
+        return f"{kind.value}: {phase_text(state)} (last known)"
+    return ""
+
+
+class Pane(Vertical):
+    """A titled pane with a notice line that replaces its body while there is nothing to show."""
+
+    title_key = ""
+
+    def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="pane")
+        self.info = info
+        self.lang = lang
+        self.border_title = text(lang, self.title_key) if self.title_key else ""
+
+    def compose_notice(self) -> ComposeResult:
+        yield Static("", classes="notice")
+
+    @property
+    def notice_text(self) -> str:
+        notice = self.query_one(".notice", Static)
+        return str(notice.content) if notice.display else ""
+
+    def set_notice(self, message: str | None) -> None:
+        """Show `message` instead of the body (None: show the body)."""
+        notice = self.query_one(".notice", Static)
+        notice.update(message or "")
+        notice.display = bool(message)
+        for child in self.query_children(".body"):
+            child.display = not message

@@ -1,0 +1,180 @@
+"""The Claims pane: every ResourceClaim with STATE as kubectl prints it, its devices and the
+pods that consume it, filterable with `/`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Input
+
+from gsb_tui.dra.model import Claim
+from gsb_tui.dra.view import DraView
+from gsb_tui.kube.source import SourceInfo
+from gsb_tui.snapshot import Kind
+from gsb_tui.ui.messages import ClaimSelected
+from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
+from gsb_tui.ui.text import text
+
+ClaimKey = tuple[str, str]
+COLUMNS = ("CLAIM", "STATE", "DEVICES", "CONSUMERS")
+SHORT_NAMES_BELOW = 90  # pane width under which rows drop the (single) namespace
+STATE_STYLE = {"pending": "yellow", "allocated": "cyan", "allocated,reserved": "green"}
+
+
+def claim_row(view: DraView, claim: Claim, show_pool: bool) -> tuple[str, str, str, str]:
+    """The row as plain strings (the filter matches on these)."""
+    devices = ", ".join(f"{d.pool}/{d.device}" if show_pool else d.device for d in claim.devices)
+    consumers = [c.name for c in claim.reserved_for if c.resource == "pods"]
+    if not consumers:
+        # A pending claim has no reservedFor yet; name who is waiting for it.
+        waiting = [p.name for p in view.pods_of_claim(claim)]
+        consumers = [f"{name} (waiting)" for name in waiting]
+    return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
+
+
+class ClaimFilter(Input):
+    """The `/` filter; Esc clears it and hands focus back to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear_filter", "Clear filter", id="gsb.claims.clear-filter")
+    ]
+
+    def action_clear_filter(self) -> None:
+        self.value = ""
+        self.display = False
+        self.screen.query_one(ClaimTable).focus()
+
+
+class ClaimTable(DataTable[Text | str]):
+    pass
+
+
+class ClaimsPane(Pane):
+    title_key = "claims"
+
+    def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
+        super().__init__(info, lang, id=id)
+        self.view: DraView | None = None
+        self.selected: ClaimKey | None = None
+        self.filter = ""
+        self.rows: list[tuple[ClaimKey, tuple[str, str, str, str]]] = []
+        self.short_names = False
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_notice()
+        yield ClaimFilter(placeholder=text(self.lang, "filter"), classes="body filter")
+        table = ClaimTable(cursor_type="row", zebra_stripes=True, classes="body")
+        table.add_columns(*COLUMNS)
+        yield table
+
+    def on_mount(self) -> None:
+        self.query_one(ClaimFilter).display = False
+        self.set_notice(text(self.lang, "connecting", server=self.info.server))
+
+    @property
+    def table(self) -> ClaimTable:
+        return self.query_one(ClaimTable)
+
+    def visible_keys(self) -> list[ClaimKey]:
+        return [key for key, _ in self.rows]
+
+    def show(self, view: DraView) -> None:
+        self.view = view
+        snap = view.snapshot
+        notice = kind_notice(snap, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims))
+        if notice is None and not view.claims:
+            notice = text(self.lang, "no-claims")
+        self.set_notice(notice)
+        filter_box = self.query_one(ClaimFilter)
+        if notice is None and not filter_box.value:
+            filter_box.display = False
+        self.border_subtitle = stale_note(snap, Kind.CLAIMS)
+        self._fill()
+
+    def on_resize(self) -> None:
+        self._fill(force=True)
+
+    def _fill(self, force: bool = False) -> None:
+        view = self.view
+        if view is None:
+            return
+        show_pool = len({d.id.pool for d in view.devices}) > 1
+        namespaces = {ns for ns, _ in view.claims}
+        # Narrow and one namespace: say the namespace once, in the title, not on every row.
+        self.short_names = self.size.width < SHORT_NAMES_BELOW and len(namespaces) == 1
+        base = text(self.lang, "claims")
+        self.border_title = f"{base} · ns {next(iter(namespaces))}" if self.short_names else base
+        rows = []
+        needle = self.filter.lower()
+        for key in sorted(view.claims):
+            row = claim_row(view, view.claims[key], show_pool)
+            if needle and not any(needle in cell.lower() for cell in row):
+                continue
+            rows.append((key, row))
+        if rows == self.rows and self.table.row_count == len(rows) and not force:
+            return
+        self.rows = rows
+        table = self.table
+        table.clear()
+        for key, (name, state, devices, consumers) in rows:
+            table.add_row(
+                key[1] if self.short_names else name,
+                Text(state, style=STATE_STYLE.get(state, "")),
+                devices,
+                consumers,
+                key=f"{key[0]}/{key[1]}",
+            )
+        if not rows and needle:
+            self.border_subtitle = text(self.lang, "no-match", filter=self.filter)
+        self._place_cursor()
+
+    def _place_cursor(self) -> None:
+        keys = self.visible_keys()
+        if self.selected in keys:
+            self.table.move_cursor(row=keys.index(self.selected), animate=False)
+
+    def select(self, key: ClaimKey | None) -> None:
+        """Select a claim from elsewhere (a device cell); the table follows without echoing."""
+        self.selected = key
+        self._place_cursor()
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        table = self.table
+        # Rebuilding the rows highlights row 0 on the way; only the row the cursor is on
+        # now counts, so stale highlights from a refill never change the selection.
+        if not table.is_valid_row_index(table.cursor_row) or event.row_key.value is None:
+            return
+        if table.coordinate_to_cell_key(table.cursor_coordinate).row_key != event.row_key:
+            return
+        namespace, _, name = event.row_key.value.partition("/")
+        key = (namespace, name)
+        if key != self.selected:
+            self.selected = key
+            self.post_message(ClaimSelected(key))
+
+    # --- filter ----------------------------------------------------------------------
+
+    def open_filter(self) -> None:
+        box = self.query_one(ClaimFilter)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "ClaimFilter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter = event.value.strip()
+        self.border_subtitle = ""
+        self._fill()
+
+    @on(Input.Submitted, "ClaimFilter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not event.value.strip():
+            self.query_one(ClaimFilter).display = False
+        self.table.focus()

@@ -1,0 +1,141 @@
+"""The two header lines: where the data comes from, and how each kind's watch stands."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.widget import Widget
+
+from gsb_tui.kube.source import SourceInfo
+from gsb_tui.snapshot import KINDS, Kind, KindState, Snapshot
+
+# Short names so seven kinds fit a line; the order is the one a learner meets them in.
+SHORT = {
+    Kind.SLICES: "slices",
+    Kind.CLASSES: "classes",
+    Kind.CLAIMS: "claims",
+    Kind.TEMPLATES: "templates",
+    Kind.PODS: "pods",
+    Kind.EVENTS: "events",
+    Kind.NODES: "nodes",
+}
+STYLE = {
+    "synced": "green",
+    "connecting": "yellow",
+    "reconnecting": "yellow",
+    "forbidden": "red",
+    "not-served": "red",
+    "error": "red",
+}
+
+
+def phase_text(state: KindState) -> str:
+    """synced / connecting / reconnecting n / forbidden / not-served / error."""
+    if state.phase == "reconnecting":
+        return f"reconnecting {state.attempts}"
+    return state.phase
+
+
+def age_text(seconds: float) -> str:
+    if seconds < 5:
+        return "just now"
+    if seconds < 90:
+        return f"{int(seconds)}s ago"
+    if seconds < 90 * 60:
+        return f"{int(seconds // 60)}m ago"
+    return f"{int(seconds // 3600)}h ago"
+
+
+class StatusHeader(Widget):
+    """Context, server, namespace; per-kind watch state; age of the last event."""
+
+    DEFAULT_CSS = """
+    StatusHeader { height: 2; }
+    """
+
+    def __init__(
+        self,
+        info: SourceInfo,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.info = info
+        self.clock = clock
+        self.snapshot: Snapshot | None = None
+        self.finished = False  # a replay that has played everything
+
+    def on_mount(self) -> None:
+        # Only the age changes with time; one repaint a second is plenty.
+        self.set_interval(1.0, self.refresh)
+
+    def show(self, snapshot: Snapshot, finished: bool = False) -> None:
+        self.snapshot = snapshot
+        self.finished = finished
+        self.refresh()
+
+    def _first_line(self) -> Text:
+        info = self.info
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append(" gsb-tui ", style="bold reverse")
+        line.append(" ")
+        if info.live:
+            line.append("context ", style="dim")
+            line.append(info.context, style="bold")
+            line.append("  server ", style="dim")
+            line.append(info.server)
+        else:
+            line.append("demo replay ", style="bold magenta")
+            line.append(info.server)
+        line.append("  ns ", style="dim")
+        line.append(info.namespace, style="bold")
+        if info.user:
+            line.append("  user ", style="dim")
+            line.append(info.user)
+        return line
+
+    def _second_line(self, width: int) -> Text:
+        snap = self.snapshot
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append(" ")
+        states = {k: (snap.state(k) if snap else KindState()) for k in KINDS}
+        full = Text(no_wrap=True)
+        for kind, state in states.items():
+            full.append(f"{SHORT[kind]} ", style="dim")
+            full.append(phase_text(state), style=STYLE.get(state.phase, ""))
+            full.append("  ")
+        tail = Text(no_wrap=True)
+        if snap is not None and snap.last_event_at is not None:
+            tail.append("last event ", style="dim")
+            tail.append(age_text(max(0.0, self.clock() - snap.last_event_at)))
+        else:
+            tail.append("no events yet", style="dim")
+        if self.finished:
+            done = "replay finished" if not self.info.live else "source stopped"
+            tail.append(f"  ({done})", style="magenta")
+        if full.cell_len + tail.cell_len + 1 <= width:
+            line.append_text(full)
+        else:
+            # Narrow: count the synced kinds; group the others by how they stand.
+            synced = sum(1 for s in states.values() if s.phase == "synced")
+            line.append(f"synced {synced}/{len(states)}  ", style="green" if synced else "")
+            groups: dict[str, list[str]] = {}
+            styles: dict[str, str] = {}
+            for kind, state in states.items():
+                if state.phase != "synced":
+                    groups.setdefault(phase_text(state), []).append(SHORT[kind])
+                    styles[phase_text(state)] = STYLE.get(state.phase, "")
+            for phase, kinds in groups.items():
+                line.append(phase, style=styles[phase])
+                line.append(f": {','.join(kinds)}  ", style="dim")
+        line.append_text(tail)
+        return line
+
+    def render(self) -> Text:
+        out = self._first_line()
+        out.append("\n")
+        out.append_text(self._second_line(self.size.width))
+        return out

@@ -1,0 +1,181 @@
+"""Slices: what each driver published (pool, generation, devices with attributes and capacity),
+beside the node's allocatable, where DRA devices never appear (the point of lab step 2)."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from gsb_tui.dra.model import Slice
+from gsb_tui.dra.view import DraView
+from gsb_tui.kube.source import SourceInfo
+from gsb_tui.snapshot import Kind
+from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
+from gsb_tui.ui.text import text
+
+SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices
+
+
+def slice_title(s: Slice) -> Text:
+    out = Text(overflow="fold")
+    out.append(s.name, style="bold")
+    out.append("\n")
+    out.append("driver ", style="dim")
+    out.append(s.driver)
+    out.append("  node ", style="dim")
+    out.append(s.node or "-")
+    out.append("  pool ", style="dim")
+    out.append(s.pool)
+    out.append("  generation ", style="dim")
+    out.append(str(s.generation))
+    out.append("  devices ", style="dim")
+    out.append(str(len(s.devices)), style="bold")
+    return out
+
+
+def _names(s: Slice) -> tuple[list[str], list[str]]:
+    attrs: list[str] = []
+    caps: list[str] = []
+    for device in s.devices:
+        attrs += [a for a in device.attributes if a not in attrs]
+        caps += [c for c in device.capacity if c not in caps]
+    return attrs, caps
+
+
+def common_values(s: Slice) -> Text:
+    """Attributes and capacities every device shares, said once instead of per row."""
+    attrs, caps = _names(s)
+    out = Text(overflow="fold")
+    if len(s.devices) < 2:
+        return out
+    for name in attrs:
+        values = {d.attributes.get(name) for d in s.devices}
+        if len(values) == 1:
+            out.append(f"{name}=", style="dim")
+            out.append(f"{values.pop()}  ")
+    for name in caps:
+        values_c = {d.capacity.get(name) for d in s.devices}
+        if len(values_c) == 1:
+            out.append(f"{name}=", style="dim")
+            out.append(f"{values_c.pop()}  ", style="cyan")
+    if out.plain:
+        out = Text("every device: ", style="dim") + out
+    return out
+
+
+def device_table(s: Slice) -> Table:
+    """One row per device; only attributes that differ between devices get a column."""
+    attrs, caps = _names(s)
+    if len(s.devices) > 1:
+        attrs = [a for a in attrs if len({d.attributes.get(a) for d in s.devices}) > 1]
+        caps = [c for c in caps if len({d.capacity.get(c) for d in s.devices}) > 1]
+    table = Table(box=None, pad_edge=False, header_style="bold dim", show_edge=False)
+    table.add_column("DEVICE", no_wrap=True, min_width=6)
+    for name in attrs:
+        # uuids are long and the same shape everywhere: keep them short.
+        table.add_column(name, no_wrap=True, overflow="ellipsis", max_width=14)
+    for name in caps:
+        table.add_column(name, no_wrap=True, style="cyan", justify="right")
+    for device in s.devices:
+        row = [device.name]
+        row += [str(device.attributes.get(a, "")) for a in attrs]
+        row += [device.capacity.get(c, "") for c in caps]
+        table.add_row(*row)
+    return table
+
+
+def allocatable_table(view: DraView, node: str, lang: str) -> Table:
+    table = Table(
+        box=None,
+        pad_edge=False,
+        show_edge=False,
+        header_style="bold dim",
+        caption=text(lang, "allocatable-note"),
+        caption_style="dim italic",
+        caption_justify="left",
+    )
+    table.add_column(f"{node} allocatable", no_wrap=True)
+    table.add_column("", justify="right", no_wrap=True)
+    allocatable = view.node_allocatable(node)
+    for name, value in sorted(allocatable.items()):
+        table.add_row(name, value)
+    if not allocatable:
+        state = view.snapshot.state(Kind.NODES)
+        reason = "forbidden (RBAC)" if state.phase == "forbidden" else "node not seen"
+        table.add_row(Text(reason, style="dim"), "")
+    return table
+
+
+class SlicesScroll(VerticalScroll):
+    """Focusable, so the arrow keys scroll many slices."""
+
+
+class SlicesPane(Pane):
+    title_key = "slices"
+
+    def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
+        super().__init__(info, lang, id=id)
+        self.view: DraView | None = None
+        self.selected: str | None = None  # slice name the `y` key shows
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_notice()
+        with SlicesScroll(classes="body"):
+            yield Static("", classes="slices-text")
+
+    def on_mount(self) -> None:
+        self.set_notice(text(self.lang, "connecting", server=self.info.server))
+
+    def show(self, view: DraView) -> None:
+        self.view = view
+        snap = view.snapshot
+        notice = kind_notice(snap, Kind.SLICES, self.info, self.lang, has_data=bool(view.slices))
+        if notice is None and not view.slices:
+            notice = text(self.lang, "no-slices")
+        self.set_notice(notice)
+        self.border_subtitle = stale_note(snap, Kind.SLICES)
+        self._render_slices()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._render_slices()
+
+    def _render_slices(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        wide = self.content_size.width >= SIDE_BY_SIDE_WIDTH
+        parts: list[RenderableType] = []
+        for s in (*view.slices, *view.stale_slices):
+            parts.append(slice_title(s))
+            if s in view.stale_slices:
+                parts.append(Text("older pool generation: not counted", style="yellow"))
+            shared = common_values(s)
+            if shared.plain:
+                parts.append(shared)
+            devices = device_table(s)
+            if s.node and s in view.slices:
+                alloc = allocatable_table(view, s.node, self.lang)
+                if wide:
+                    side = Table.grid(padding=(0, 3))
+                    side.add_row(devices, alloc)
+                    parts.append(side)
+                else:
+                    parts.extend([devices, Text(""), alloc])
+            else:
+                parts.append(devices)
+            parts.append(Text(""))
+        self.query_one(".slices-text", Static).update(Group(*parts))
+
+    def selected_slice(self, device_slice: str | None) -> Slice | None:
+        """The slice `y` shows: the grid cursor's slice, else the first one."""
+        if self.view is None or not self.view.slices:
+            return None
+        for s in self.view.slices:
+            if s.name == device_slice:
+                return s
+        return self.view.slices[0]

@@ -1,0 +1,364 @@
+"""The dashboard screen: lays out the panes, keeps their selection in step, and owns the keys
+that act on "the selected object" (y, d, /, tab).
+
+Wide terminals show devices and slices on the left, claims over details and the checklist on
+the right; narrow ones
+(below WIDE_MIN_WIDTH x WIDE_MIN_HEIGHT) show one group of panes at a time under tabs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static, Tab, Tabs
+
+from gsb_tui.dra.model import Claim, DeviceId, Slice
+from gsb_tui.dra.view import DraView
+from gsb_tui.dra.warnings import DraWarning
+from gsb_tui.kube.source import SourceInfo
+from gsb_tui.snapshot import KINDS, Kind
+from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
+from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
+from gsb_tui.ui.panes.base import failure_text
+from gsb_tui.ui.panes.checklist import ChecklistPane
+from gsb_tui.ui.panes.claims import ClaimsPane, ClaimTable
+from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
+from gsb_tui.ui.panes.grid import DeviceGrid, holders
+from gsb_tui.ui.panes.header import StatusHeader
+from gsb_tui.ui.panes.slices import SlicesPane, SlicesScroll
+from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.ui.text import text
+
+WIDE_MIN_WIDTH = 140
+WIDE_MIN_HEIGHT = 30
+
+# Pane order for tab / shift+tab, and the group (narrow-mode tab) each pane is shown under.
+PANES: tuple[tuple[str, str], ...] = (
+    ("grid", "devices"),
+    ("slices", "slices"),
+    ("claims", "claims"),
+    ("details", "claims"),
+    ("checklist", "lab"),
+)
+GROUPS = ("devices", "slices", "claims", "lab")
+
+
+@dataclass(frozen=True)
+class Selected:
+    """What `y` and `d` act on."""
+
+    kind: Kind
+    title: str
+    obj: object
+
+
+class DashboardScreen(Screen[None]):
+    class Ready(Message):
+        """The panes are mounted: the App may start feeding them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "yaml", "YAML", tooltip="Show the selected object's YAML", id="gsb.yaml"),
+        Binding(
+            "d",
+            "describe",
+            "Describe",
+            tooltip="Describe the selected object, with its events",
+            id="gsb.describe",
+        ),
+        Binding(
+            "slash",
+            "filter",
+            "Filter",
+            key_display="/",
+            tooltip="Filter the claims",
+            id="gsb.filter",
+        ),
+        Binding("tab", "next_pane", "Next pane", show=False, id="gsb.pane.next"),
+        Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="gsb.pane.previous"),
+    ]
+
+    def __init__(self, info: SourceInfo, lang: str) -> None:
+        super().__init__(id="dashboard")
+        self.info = info
+        self.lang = lang
+        self.view: DraView | None = None
+        self.warnings: Sequence[DraWarning] = ()
+        self.selected_claim: tuple[str, str] | None = None
+        self.narrow = False
+        self.group = "devices"  # the group of panes shown in narrow mode
+        self.active_pane: str | None = None
+        self._pending_focus: str | None = None
+
+    def compose(self) -> ComposeResult:
+        info, lang = self.info, self.lang
+        yield StatusHeader(info, id="header")
+        yield Static("", id="banner")
+        yield Tabs(
+            *(Tab(text(lang, f"tab.{group}"), id=f"tab-{group}") for group in GROUPS),
+            id="narrow-tabs",
+        )
+        with Horizontal(id="body"):
+            with Vertical(id="col-devices", classes="column"):
+                yield DeviceGrid(info, lang, id="grid")
+                yield SlicesPane(info, lang, id="slices")
+            with Vertical(id="col-claims", classes="column"):
+                yield ClaimsPane(info, lang, id="claims")
+                with Horizontal(id="lower", classes="row"):
+                    yield DetailsPane(info, lang, id="details")
+                    yield ChecklistPane(info, lang, id="checklist")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#banner", Static).display = False
+        self._apply_layout(self.size.width, self.size.height)
+        self.query_one(DeviceGrid).focus()
+        self.post_message(self.Ready())
+
+    # --- panes ---------------------------------------------------------------------------
+
+    @property
+    def grid(self) -> DeviceGrid:
+        return self.query_one(DeviceGrid)
+
+    @property
+    def claims(self) -> ClaimsPane:
+        return self.query_one(ClaimsPane)
+
+    @property
+    def details(self) -> DetailsPane:
+        return self.query_one(DetailsPane)
+
+    @property
+    def slices(self) -> SlicesPane:
+        return self.query_one(SlicesPane)
+
+    @property
+    def checklist(self) -> ChecklistPane:
+        return self.query_one(ChecklistPane)
+
+    def show(
+        self,
+        view: DraView,
+        warnings: Sequence[DraWarning] = (),
+        source_problem: str = "",
+        finished: bool = False,
+    ) -> None:
+        """Hand a new view to every pane (the App calls this, throttled)."""
+        self.view = view
+        self.warnings = warnings
+        self.query_one(StatusHeader).show(view.snapshot, finished)
+        self._show_banner(view, source_problem)
+        self.grid.show(view)
+        self.claims.show(view)
+        self.slices.show(view)
+        if self.selected_claim not in view.claims:
+            keys = self.claims.visible_keys()
+            self.selected_claim = keys[0] if keys else None
+        self.claims.select(self.selected_claim)
+        self.grid.mark_claim(self._claim(self.selected_claim), move_cursor=self.grid.cursor is None)
+        self.details.show(view, self.selected_claim, warnings)
+
+    def _show_banner(self, view: DraView, source_problem: str) -> None:
+        banner = self.query_one("#banner", Static)
+        states = [view.snapshot.state(k) for k in KINDS]
+        failing = [s for s in states if s.phase in ("error", "reconnecting")]
+        message = source_problem
+        if not message and states and len(failing) == len(states):
+            # Every watch fails the same way: the cluster is unreachable, not one kind.
+            worst = max(failing, key=lambda s: (s.phase == "error", s.attempts))
+            message = failure_text(self.lang, self.info, worst)
+        banner.update(message)
+        banner.display = bool(message)
+
+    def show_source_problem(self, message: str) -> None:
+        banner = self.query_one("#banner", Static)
+        banner.update(message)
+        banner.display = bool(message)
+
+    def _claim(self, key: tuple[str, str] | None) -> Claim | None:
+        if self.view is None or key is None:
+            return None
+        return self.view.claims.get(key)
+
+    # --- selection sync --------------------------------------------------------------------
+
+    @on(ClaimSelected)
+    def _claim_selected(self, message: ClaimSelected) -> None:
+        if message.key == self.selected_claim or self.view is None:
+            return
+        self.selected_claim = message.key
+        self.grid.mark_claim(self._claim(message.key))
+        self.details.show(self.view, message.key, self.warnings)
+
+    @on(DeviceSelected)
+    def _device_selected(self, message: DeviceSelected) -> None:
+        if self.view is None:
+            return
+        occ = self.view.occupancy.get(message.device)
+        held = holders(occ) if occ is not None else ()
+        if not held or held[0].key == self.selected_claim:
+            return
+        self.selected_claim = held[0].key
+        self.claims.select(self.selected_claim)
+        self.grid.mark_claim(held[0], move_cursor=False)
+        self.details.show(self.view, self.selected_claim, self.warnings)
+
+    # --- layout ----------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width, event.size.height)
+
+    def _apply_layout(self, width: int, height: int) -> None:
+        self.narrow = width < WIDE_MIN_WIDTH or height < WIDE_MIN_HEIGHT
+        self.set_class(self.narrow, "-narrow")
+        self.query_one("#narrow-tabs", Tabs).display = self.narrow
+        self._show_group(self.group)
+
+    def _show_group(self, group: str) -> None:
+        self.group = group
+        for pane, pane_group in PANES:
+            self.query_one(f"#{pane}").display = not self.narrow or pane_group == group
+        # Containers follow their panes: inner rows first, then the columns holding them.
+        for box in [*self.query(".row"), *self.query(".column")]:
+            box.display = any(child.display for child in box.children)
+        tabs = self.query_one("#narrow-tabs", Tabs)
+        if tabs.active != f"tab-{group}":
+            tabs.active = f"tab-{group}"
+
+    @on(Tabs.TabActivated, "#narrow-tabs")
+    def _tab_activated(self, event: Tabs.TabActivated) -> None:
+        group = (event.tab.id or "tab-devices").removeprefix("tab-")
+        if group != self.group:
+            self._show_group(group)
+            first = next(name for name, pane_group in PANES if pane_group == group)
+            self.focus_pane(first)
+
+    def _focus_target(self, pane: str) -> Widget:
+        targets: dict[str, Widget] = {
+            "grid": self.grid,
+            "slices": self.query_one(SlicesScroll),
+            "claims": self.query_one(ClaimTable),
+            "details": self.query_one(DetailsScroll),
+            "checklist": self.checklist,
+        }
+        return targets[pane]
+
+    def focus_pane(self, pane: str) -> None:
+        group = dict(PANES)[pane]
+        if self.narrow and group != self.group:
+            self._show_group(group)
+        self.active_pane = pane
+        self._pending_focus = pane
+        self._focus_target(pane).focus()
+
+    def _pane_of(self, widget: Widget | None) -> str | None:
+        names = {name for name, _ in PANES}
+        node: Widget | None = widget
+        while node is not None:
+            if node.id in names and node.has_class("pane"):
+                return node.id
+            parent = node.parent
+            node = parent if isinstance(parent, Widget) else None
+        return None
+
+    def current_pane(self) -> str | None:
+        """The pane last moved to (focus lands a moment later, so rapid keys ask this)."""
+        return self.active_pane or self._pane_of(self.focused)
+
+    @on(events.DescendantFocus)
+    def _descendant_focused(self, event: events.DescendantFocus) -> None:
+        pane = self._pane_of(event.widget)
+        if pane is not None and self._pending_focus in (None, pane):
+            self.active_pane = pane
+            self._pending_focus = None
+
+    def _step_pane(self, step: int) -> None:
+        names = [name for name, _ in PANES]
+        current = self.current_pane()
+        index = names.index(current) + step if current in names else 0
+        self.focus_pane(names[index % len(names)])
+
+    def action_next_pane(self) -> None:
+        self._step_pane(1)
+
+    def action_previous_pane(self) -> None:
+        self._step_pane(-1)
+
+    # --- y / d / / ----------------------------------------------------------------------
+
+    def _device_slice(self, device: DeviceId | None) -> Slice | None:
+        if self.view is None or device is None:
+            return None
+        occ = self.view.occupancy.get(device)
+        name = occ.device.slice_name if occ is not None else None
+        return self.slices.selected_slice(name)
+
+    def selected_object(self) -> Selected | None:
+        """The object `y`/`d` act on: the grid's free device -> its slice; the slices pane ->
+        the cursor's slice; otherwise the selected claim."""
+        if self.view is None:
+            return None
+        pane = self.current_pane()
+        cursor = self.grid.cursor
+        cursor_occ = self.view.occupancy.get(cursor) if cursor is not None else None
+        want_slice = pane == "slices" or (
+            pane == "grid" and cursor_occ is not None and not holders(cursor_occ)
+        )
+        if want_slice:
+            found = self._device_slice(cursor) or self.slices.selected_slice(None)
+            if found is not None:
+                return Selected(Kind.SLICES, f"ResourceSlice {found.name}", found)
+        claim = self._claim(self.selected_claim)
+        if claim is not None:
+            return Selected(Kind.CLAIMS, f"ResourceClaim {claim.namespace}/{claim.name}", claim)
+        return None
+
+    def _nothing(self) -> None:
+        self.app.notify(text(self.lang, "nothing-selected"), severity="warning")
+
+    def action_yaml(self) -> None:
+        selected = self.selected_object()
+        if selected is None or not isinstance(selected.obj, Claim | Slice):
+            self._nothing()
+            return
+        name = selected.title.split(" ", 1)[-1].replace("/", "_")
+        self.app.push_screen(
+            TextViewScreen(
+                selected.title,
+                to_yaml(selected.obj.raw),
+                syntax="yaml",
+                copy_name=f"{name}.yaml",
+            )
+        )
+
+    def action_describe(self) -> None:
+        selected = self.selected_object()
+        if selected is None or self.view is None:
+            self._nothing()
+            return
+        obj = selected.obj
+        if isinstance(obj, Claim):
+            body = describe_claim(self.view, obj, self.warnings)
+        elif isinstance(obj, Slice):
+            body = describe_slice(self.view, obj)
+        else:
+            self._nothing()
+            return
+        name = selected.title.split(" ", 1)[-1].replace("/", "_")
+        self.app.push_screen(
+            TextViewScreen(f"describe {selected.title}", body, copy_name=f"{name}.describe.txt")
+        )
+
+    def action_filter(self) -> None:
+        if self.narrow:
+            self._show_group("claims")
+        self.claims.open_filter()

@@ -1,0 +1,83 @@
+"""A modal that shows one text (an object's YAML, a describe, an example): highlighted,
+scrollable, and copyable with `c`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Span, Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+def highlighted(code: str, lexer: str) -> Text:
+    """Token colours only: the theme's backgrounds would paint boxes on the modal."""
+    text = Syntax(code, lexer, theme="monokai").highlight(code)
+    spans = []
+    for span in text.spans:
+        style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
+        plain = Style(color=style.color, bold=style.bold, italic=style.italic)
+        spans.append(Span(span.start, span.end, plain))
+    text.spans = spans
+    text.style = ""
+    text.rstrip()
+    return text
+
+
+class TextBody(VerticalScroll):
+    """Takes focus so the arrow keys and PageUp/PageDown scroll at once."""
+
+
+class TextViewScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss_view", "Close", id="gsb.view.close"),
+        Binding(
+            "c", "copy", "Copy", tooltip="Copy the text and save it to a file", id="gsb.view.copy"
+        ),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        content: str | Text,
+        *,
+        syntax: str | None = None,
+        copy_name: str = "gsb-tui.txt",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.content = content
+        self.syntax = syntax
+        self.copy_name = copy_name
+
+    @property
+    def plain(self) -> str:
+        return self.content.plain if isinstance(self.content, Text) else self.content
+
+    def compose(self) -> ComposeResult:
+        body: Text | str
+        if self.syntax and isinstance(self.content, str):
+            body = highlighted(self.content, self.syntax)
+        else:
+            body = self.content
+        with Vertical(id="text-view") as frame:
+            frame.border_title = self.title_text
+            frame.border_subtitle = "c copy · Esc close"
+            with TextBody():
+                yield Static(body, id="text-view-body")
+
+    def on_mount(self) -> None:
+        self.query_one(TextBody).focus()
+
+    def action_dismiss_view(self) -> None:
+        self.dismiss(None)
+
+    def action_copy(self) -> None:
+        from gsb_tui.ui.clipboard import copy_text
+
+        copy_text(self.app, self.plain, self.copy_name)
