@@ -1,5 +1,5 @@
-"""410 Gone for real: etcd compacted and the API server restarted (its watch cache emptied), so a
-watch from an old resourceVersion is refused; the reflector re-lists with no lost or ghost object."""
+"""410 Gone for real: etcd compacted and the API server restarted (its watch cache emptied),
+so a watch from an old resourceVersion is refused; the reflector re-lists, no lost or ghost."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ async def test_watch_from_a_compacted_version_relists(cluster: ControlPlane) -> 
                 with pytest.raises(Gone):
                     await reflector.watch(old_rv)
                 break
-            except Exception as exc:  # noqa: BLE001 - connection reset by the restart
+            except Exception as exc:  # a connection reset by the restart
                 if isinstance(exc, AssertionError):
                     raise
                 time.sleep(0.1)
