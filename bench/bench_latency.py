@@ -1,0 +1,128 @@
+"""Event → screen latency beside `kubectl get resourceclaims -w`, in the same run.
+
+ResourceClaims are created and deleted one at a time through the API (a claim with no pod is
+never allocated, so each write causes exactly one watch event). For every write: the time
+until the headless dashboard composed a frame showing it (see headless.py), until its store
+had it, and until kubectl's watch printed the line. A pause between writes keeps events apart,
+so the figures are per-event latency, not the repaint throttle under a burst.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from harness import (
+    CLAIMS_PATH,
+    Figures,
+    KubectlWatch,
+    claim_body,
+    delete_quietly,
+    log,
+    percentile,
+)
+from headless import SIZE, BenchApp, Sample, Samples, phases_ms, settle, until
+
+from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.cluster.rest import Rest
+
+GAP_S = (0.15, 0.25)  # quiet time between writes: above the app's 0.1 s repaint throttle
+WAIT_S = 5.0  # a write nobody shows within this is counted as missing
+
+
+async def _measure(cp: ControlPlane, events: int, prefix: str) -> tuple[Samples, BenchApp]:
+    rest = cp.rest()
+    app = BenchApp(cp.kubeconfig)
+    samples = Samples()
+    async with app.run_test(size=SIZE, headless=True) as _pilot:
+        if not await until(app.synced, 30):
+            raise RuntimeError("the dashboard never synced every kind")
+        with KubectlWatch(cp) as watch:
+            # Warm-up: both watches established and one event through each.
+            warm = f"{prefix}-warm"
+            app.appear[warm] = None
+            await asyncio.to_thread(rest.create, CLAIMS_PATH, claim_body(warm))
+            await until(lambda: bool(app.appear[warm]) and bool(watch.when("ADDED", warm)), 15)
+            await asyncio.to_thread(delete_quietly, rest, f"{CLAIMS_PATH}/{warm}")
+            await asyncio.sleep(0.5)
+            for i in range(events // 2):
+                name = f"{prefix}-{i:04d}"
+                for event in ("ADDED", "DELETED"):
+                    sample = await _one(app, rest, watch, name, event)
+                    samples.items.append(sample)
+                    await asyncio.sleep(random.uniform(*GAP_S))
+    return samples, app
+
+
+async def _one(app: BenchApp, rest: Rest, watch: KubectlWatch, name: str, event: str) -> Sample:
+    if event == "ADDED":
+        app.appear[name] = None
+        written = time.monotonic()
+        await asyncio.to_thread(rest.create, CLAIMS_PATH, claim_body(name))
+        board = app.appear
+    else:
+        app.vanish[name] = None
+        written = time.monotonic()
+        await asyncio.to_thread(delete_quietly, rest, f"{CLAIMS_PATH}/{name}")
+        board = app.vanish
+    sample = Sample(event, name, written)
+    await until(lambda: board.get(name) is not None and watch.when(event, name) is not None, WAIT_S)
+    settle(app, sample, watch.when)
+    return sample
+
+
+def report(figures: Figures, samples: Samples, prefix: str, label: str) -> None:
+    screen, kube, store = samples.ms("screen"), samples.ms("kubectl"), samples.ms("store")
+    figures.add(f"{prefix}_events", float(len(samples.items)), "events")
+    figures.add(f"{prefix}_p50_ms", percentile(screen, 50), "ms")
+    figures.add(f"{prefix}_p95_ms", percentile(screen, 95), "ms")
+    figures.add(f"{prefix}_store_p50_ms", percentile(store, 50), "ms")
+    figures.add(f"{prefix}_store_p95_ms", percentile(store, 95), "ms")
+    figures.add(f"{label}_p50_ms", percentile(kube, 50), "ms")
+    figures.add(f"{label}_p95_ms", percentile(kube, 95), "ms")
+    if kube and screen:
+        figures.add(
+            f"{prefix}_p95_ratio", percentile(screen, 95) / percentile(kube, 95), "x kubectl"
+        )
+    parts = phases_ms(samples)
+    figures.note(
+        prefix,
+        "screen latency split (p50 / p95 ms): "
+        + "; ".join(
+            f"{what} {percentile(v, 50):.1f} / {percentile(v, 95):.1f}"
+            for what, v in (
+                ("store → repaint start", parts["wait"]),
+                ("repaint (build_view + panes)", parts["repaint"]),
+                ("repaint end → frame composed", parts["frame"]),
+            )
+        ),
+    )
+    missing = samples.missing("screen")
+    figures.add(f"{prefix}_missing", float(missing), "events")
+    figures.add(f"{label}_missing", float(samples.missing("kubectl")), "events")
+
+
+def run(cp: ControlPlane, figures: Figures, events: int) -> None:
+    log(f"event → screen: {events} claim create/delete events beside kubectl -w")
+    started = time.monotonic()
+    samples, app = asyncio.run(_measure(cp, events, "lat"))
+    report(figures, samples, "event_to_screen", "kubectl_watch")
+    per_frame = 1000 * app.render_s / max(1, app.frames)
+    figures.note(
+        "latency",
+        f"{len(samples.items)} events in {time.monotonic() - started:.0f} s; "
+        f"{app.frames} frames, {per_frame:.2f} ms each to encode for a terminal; "
+        f"{app.repaints} repaints",
+    )
+    by_event = {
+        e: percentile(
+            [m for s in samples.items if s.event == e and (m := s.ms(s.screen)) is not None], 95
+        )
+        for e in ("ADDED", "DELETED")
+    }
+    figures.note(
+        "latency",
+        f"screen p95 by event: created {by_event['ADDED']:.1f} ms, "
+        f"deleted {by_event['DELETED']:.1f} ms",
+    )

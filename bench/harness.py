@@ -1,0 +1,293 @@
+"""What the live benchmarks share: figures, percentiles, /proc readings, a practice cluster,
+kubectl's watch with arrival timestamps, the real gsb-tui in tmux, and the headless app
+instrumented at render.
+
+Benchmarks print figures (`name value unit`); they never assert timings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gsb_tui.cluster.control_plane import ControlPlane, Settings
+from gsb_tui.cluster.lab_run import kubectl
+from gsb_tui.cluster.rest import Rest, RestError
+from gsb_tui.cluster.seed import LAB_NAMESPACE
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = ROOT / ".venv" / "bin" / "python"
+GSB_TUI = ROOT / ".venv" / "bin" / "gsb-tui"
+NO_LAB_DIR = Path("/nonexistent-gsb-bench-lab")
+CLAIMS_PATH = f"/apis/resource.k8s.io/v1/namespaces/{LAB_NAMESPACE}/resourceclaims"
+PODS_PATH = f"/api/v1/namespaces/{LAB_NAMESPACE}/pods"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float | str
+    unit: str
+    note: str = ""
+
+    def line(self) -> str:
+        value = f"{self.value:.3g}" if isinstance(self.value, float) else str(self.value)
+        if isinstance(self.value, float) and abs(self.value) >= 1000:
+            value = f"{self.value:.0f}"
+        return f"{self.name} {value} {self.unit}"
+
+
+@dataclass
+class Figures:
+    """Every figure of one run, in the order measured; printed as soon as it is known."""
+
+    items: list[Figure] = field(default_factory=list)
+    notes: dict[str, list[str]] = field(default_factory=dict)  # section -> observations
+
+    def add(self, name: str, value: float | str, unit: str, note: str = "") -> None:
+        fig = Figure(name, value, unit, note)
+        self.items.append(fig)
+        print(fig.line(), flush=True)
+
+    def note(self, section: str, text: str) -> None:
+        self.notes.setdefault(section, []).append(text)
+        print(f"# {section}: {text}", file=sys.stderr, flush=True)
+
+    def get(self, name: str) -> float | None:
+        for fig in self.items:
+            if fig.name == name and isinstance(fig.value, float | int):
+                return float(fig.value)
+        return None
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], pct: float) -> float:
+    """Nearest-rank percentile (no interpolation: p95 of 200 values is the 190th)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(pct / 100 * len(ordered) + 0.4999)))
+    return ordered[rank - 1]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+# --- /proc -------------------------------------------------------------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (fields 14 and 15 of /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def idle_cpu_pct(pid: int, seconds: float) -> float:
+    start_cpu, start = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return 100 * (cpu_seconds(pid) - start_cpu) / (time.monotonic() - start)
+
+
+# --- the cluster -------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def practice_cluster(settings: Settings) -> Iterator[ControlPlane]:
+    """A control plane in a temporary state dir, always stopped afterwards."""
+    with tempfile.TemporaryDirectory(prefix="gsb-bench-") as tmp:
+        cp = ControlPlane(Path(tmp))
+        started = time.monotonic()
+        try:
+            cp.up(settings, log=lambda _m: None)
+            log(
+                f"cluster up in {time.monotonic() - started:.1f} s "
+                f"({settings.nodes} node(s) x {settings.devices} devices)"
+            )
+            yield cp
+        finally:
+            cp.down(log=lambda _m: None)
+
+
+def claim_body(name: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": name, "namespace": LAB_NAMESPACE},
+        "spec": {
+            "devices": {
+                "requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]
+            }
+        },
+    }
+
+
+def delete_quietly(rest: Rest, path: str) -> None:
+    with contextlib.suppress(RestError):
+        rest.delete(path)
+
+
+def kubectl_args(cp: ControlPlane, *args: str) -> list[str]:
+    return [kubectl(), f"--kubeconfig={cp.kubeconfig}", *args]
+
+
+def wall_time(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Median wall time of a command (seconds) and its last exit code."""
+    times, code = [], 0
+    for _ in range(runs):
+        started = time.monotonic()
+        proc = subprocess.run(cmd, capture_output=True, env=env, check=False)
+        times.append(time.monotonic() - started)
+        code = proc.returncode
+    return median(times), code
+
+
+# --- kubectl get -w ----------------------------------------------------------------------------
+
+
+class KubectlWatch:
+    """`kubectl get resourceclaims -w --output-watch-events` with each line timestamped on
+    arrival (a reader thread; kubectl writes unbuffered)."""
+
+    def __init__(self, cp: ControlPlane, resource: str = "resourceclaims") -> None:
+        self.cmd = kubectl_args(
+            cp, "-n", LAB_NAMESPACE, "get", resource, "-w", "--output-watch-events"
+        )
+        self.seen: dict[tuple[str, str], float] = {}  # (EVENT, name) -> first arrival
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> KubectlWatch:
+        self.proc = subprocess.Popen(
+            self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
+        )
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+        return self
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for raw in iter(self.proc.stdout.readline, b""):
+            now = time.monotonic()
+            parts = raw.decode(errors="replace").split()
+            if len(parts) >= 2:
+                with self.lock:
+                    self.seen.setdefault((parts[0], parts[1]), now)
+
+    def when(self, event: str, name: str) -> float | None:
+        with self.lock:
+            return self.seen.get((event, name))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+# --- the real gsb-tui process in tmux ----------------------------------------------------------
+
+
+class TmuxApp:
+    """The installed `gsb-tui` running in a detached tmux session of a given size.
+
+    The session starts with an idle `cat`, then `respawn-pane` execs gsb-tui: process start is
+    the moment of respawn, not tmux's own start-up.
+    """
+
+    def __init__(self, args: list[str], width: int = 200, height: int = 60) -> None:
+        self.session = f"gsb-bench-{os.getpid()}-{time.monotonic_ns() % 10**9}"
+        self.args = args
+        self.width, self.height = width, height
+        self.started = 0.0
+
+    def _tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+
+    def __enter__(self) -> TmuxApp:
+        subprocess.run(
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                self.session,
+                "-x",
+                str(self.width),
+                "-y",
+                str(self.height),
+                "cat",
+            ],
+            check=True,
+        )
+        self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
+        env = f"XDG_STATE_HOME={shlex.quote(tempfile.gettempdir())}/gsb-bench-state"
+        command = f"exec env {env} " + " ".join(shlex.quote(a) for a in self.args)
+        self.started = time.monotonic()
+        self._tmux("respawn-pane", "-k", "-t", self.session, command)
+        return self
+
+    def pid(self) -> int:
+        return int(self._tmux("display-message", "-p", "-t", self.session, "#{pane_pid}").strip())
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", self.session)
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float) -> float | None:
+        """Seconds from process start until the screen satisfies predicate (None: never)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self.screen()):
+                return time.monotonic() - self.started
+            time.sleep(0.01)
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmux("send-keys", "-t", self.session, "q")
+        time.sleep(0.3)
+        self._tmux("kill-session", "-t", self.session)
+
+
+def all_synced(screen: str) -> bool:
+    """The header's watch line names all seven kinds synced (wide terminal)."""
+    return any(line.count(" synced") >= 7 for line in screen.splitlines()[:4])
+
+
+def gsb_tui_args(cp: ControlPlane, lab_dir: Path = NO_LAB_DIR) -> list[str]:
+    return [
+        str(GSB_TUI),
+        f"--kubeconfig={cp.kubeconfig}",
+        "-n",
+        LAB_NAMESPACE,
+        f"--lab-dir={lab_dir}",
+        "--lang=en",
+    ]

@@ -1,0 +1,143 @@
+"""Every benchmark in one run, on practice clusters of its own, then docs/PERFORMANCE.md.
+
+    .venv/bin/python bench/run_all.py [--quick] [--out docs/PERFORMANCE.md]
+
+Prints one `name value unit` line per figure on stdout (progress goes to stderr). The figures
+are measured beside kubectl in the same run; nothing here asserts a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import bench_check
+import bench_latency
+import bench_scale
+import bench_startup
+import profiles
+from harness import PYTHON, ROOT, Figures, log, practice_cluster
+from report import write_report
+
+from gsb_tui.cluster.build import ensure_binaries
+from gsb_tui.cluster.control_plane import Settings
+
+UNITS = frozenset({"ns", "us", "ms", "s", "MB", "%", "x"})
+SECTIONS = ("offline", "latency", "check", "startup", "scale", "profile")
+LINE = re.compile(r"^([A-Za-z_][\w.]*) (-?[\d.]+(?:e-?\d+)?|nan) (\S+)")
+
+
+def offline_benches(figures: Figures) -> None:
+    """bench_view.py (and bench_cel.py when it exists): figures without a cluster."""
+    for script in ("bench_view.py", "bench_cel.py"):
+        path = ROOT / "bench" / script
+        if not path.is_file():
+            figures.note("offline", f"{script} is not there; skipped")
+            continue
+        log(f"running {script}")
+        proc = subprocess.run(
+            [str(PYTHON), str(path)], capture_output=True, text=True, check=False, cwd=ROOT
+        )
+        if proc.returncode != 0:
+            figures.note("offline", f"{script} failed: {proc.stderr.strip()[-300:]}")
+        for line in proc.stdout.splitlines():
+            m = LINE.match(line.strip())
+            if m and m.group(3) in UNITS:
+                figures.add(m.group(1), float(m.group(2)), m.group(3), script)
+            elif line.strip():
+                figures.note("offline", f"{script}: {line.strip()}")
+
+
+def worker_description_cost(figures: Figures) -> None:
+    """What `@work` spends describing its call: repr() of the DraView passed to _run_checks,
+    on bench_view.py's 1000-device snapshot (textual formats it on every repaint)."""
+    from bench_view import scale as scale_snapshot
+
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.kube.recording import snapshot_at
+
+    view = build_view(scale_snapshot(snapshot_at(ROOT / "tests/fixtures/lab.jsonl", "step-8")))
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        size = len(repr(view))
+        times.append(1000 * (time.perf_counter() - started))
+    figures.add("repr_view_1000_devices_ms", sorted(times)[2], "ms", f"{size // 1024} KiB of text")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a smaller run (< 5 minutes)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="default docs/PERFORMANCE.md (not with --only)"
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help=f"comma-separated sections to run, of {','.join(SECTIONS)} (for working on one)",
+    )
+    parser.add_argument("--no-profile", action="store_true", help="skip the pyinstrument passes")
+    args = parser.parse_args()
+    quick = args.quick
+    only = {part.strip() for part in args.only.split(",") if part.strip()} or set(SECTIONS)
+    out = args.out or (None if args.only else ROOT / "docs" / "PERFORMANCE.md")
+    started = time.monotonic()
+    figures = Figures()
+    hot: list[profiles.Hotspots] = []
+    profile = not args.no_profile and "profile" in only and profiles.available()
+    if "profile" in only and not args.no_profile and not profiles.available():
+        figures.note("profile", "pyinstrument is not installed: no hot spots this run")
+
+    ensure_binaries(log=lambda _m: None)  # built once and cached; building is not measured
+    if "offline" in only:
+        offline_benches(figures)
+        worker_description_cost(figures)
+
+    if only & {"latency", "check", "startup", "profile"}:
+        with practice_cluster(Settings(audit=False)) as cp:
+            if "latency" in only:
+                bench_latency.run(cp, figures, 60 if quick else 200)
+            if "check" in only:
+                hot += bench_check.run(cp, figures, 3 if quick else 5, profile=profile)
+            if "startup" in only:
+                bench_startup.run(cp, figures, 3 if quick else 5)
+            if profile:
+                hot += profiles.profile_app(cp, "lab cluster", idle_s=0, rate_s=0)
+                hot.append(profiles.widget_costs(cp, "lab cluster"))
+
+    scale = (
+        bench_scale.Scale(nodes=25, claims=200, pods=200, idle_s=20, rate_s=10, first_paint_runs=2)
+        if quick
+        else bench_scale.Scale(
+            nodes=125, claims=1000, pods=1000, idle_s=60, rate_s=20, first_paint_runs=3
+        )
+    )
+    if "scale" in only:
+        with practice_cluster(Settings(nodes=scale.nodes, devices=8, audit=False)) as cp:
+            bench_scale.run(cp, figures, scale)
+            if profile:
+                label = f"scale ({scale.nodes * 8} devices)"
+                hot += profiles.profile_app(cp, label, idle_s=10, rate_s=5 if quick else 10)
+                hot.append(profiles.widget_costs(cp, label, 10 if quick else 20))
+
+    elapsed = time.monotonic() - started
+    figures.add("bench_total_s", elapsed, "s")
+    command = "bench/run.sh" + (" --quick" if quick else "")
+    machine = (
+        f"{os.cpu_count()} CPUs ({platform.processor() or platform.machine()}), "
+        f"Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
+    if out is not None:
+        write_report(out, figures, hot, command=command, machine=machine, scale=scale)
+        log(f"wrote {out} after {elapsed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
