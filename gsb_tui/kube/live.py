@@ -6,10 +6,11 @@ import asyncio
 import contextlib
 from collections.abc import Iterable
 
-from gsb_tui.kube.config import KubeconfigError, Resolved, Target, make_api_client, resolve
+from gsb_tui.kube.config import KubeconfigError, Resolved, Target, resolve
 from gsb_tui.kube.reflector import Reflector
 from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
+from gsb_tui.kube.transport import Transport, make_transport
 from gsb_tui.snapshot import KINDS, Kind, KindState
 
 # Kinds read across namespaces when RBAC allows (a device held in another namespace is not free).
@@ -41,7 +42,7 @@ class LiveSource:
             emit(Change(kind, "STATE", state=KindState(phase=phase, message=message)))  # type: ignore[arg-type]
 
     async def run(self, emit: Emit) -> None:
-        api = None
+        api: Transport | None = None
         # A missing or broken kubeconfig may be fixed while we wait: keep trying.
         while api is None:
             try:
@@ -53,7 +54,7 @@ class LiveSource:
                         namespace=self.target.namespace,
                         user=self.resolved.user,
                     )
-                api = await make_api_client(self.resolved)
+                api = await make_transport(self.resolved)
             except KubeconfigError as exc:
                 self.config_error = str(exc)
                 self.resolved = None

@@ -4,9 +4,8 @@ The loop survives what a long-lived dashboard meets: a watch that ends (re-watch
 resourceVersion, bookmarks keep it fresh), 410 Gone (re-list), a silent half-dead stream (read
 timeout), a restarting API server (exponential backoff with jitter), 403 (the kind is marked
 forbidden and retried slowly) and an API that is not served (404).
-Raw HTTP through kubernetes_asyncio's ApiClient keeps auth handling but skips its model layer:
-objects stay the server's camelCase dicts, and Watch's model guessing for ResourceClaims is
-never involved.
+Raw HTTP (kube/transport.py) with no model layer: objects stay the server's camelCase dicts,
+and kubernetes_asyncio's Watch, which guesses the wrong model for ResourceClaims, is never used.
 """
 
 from __future__ import annotations
@@ -17,7 +16,10 @@ import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
+
 from gsb_tui.kube.store import Change
+from gsb_tui.kube.transport import Transport
 from gsb_tui.snapshot import KindInfo, KindState, Obj, Phase
 
 Emit = Callable[[Change], None]
@@ -57,7 +59,7 @@ def _clean(obj: dict[str, Any], info: KindInfo) -> Obj:
 class Reflector:
     def __init__(
         self,
-        api: Any,
+        api: Transport,
         info: KindInfo,
         emit: Emit,
         namespace: str | None = None,
@@ -97,15 +99,7 @@ class Reflector:
         )
 
     async def _get(self, query: dict[str, Any], read_timeout: float) -> Any:
-        resp = await self.api.call_api(
-            self.path,
-            "GET",
-            query_params=list(query.items()),
-            header_params={"Accept": "application/json"},
-            auth_settings=["BearerToken"],
-            _preload_content=False,
-            _request_timeout=(CONNECT_TIMEOUT, read_timeout),
-        )
+        resp = await self.api.get(self.path, query, CONNECT_TIMEOUT, read_timeout)
         if resp.status >= 300:
             body = await resp.text()
             resp.release()
@@ -177,8 +171,6 @@ class Reflector:
 
     async def run(self) -> None:
         """Reflect forever (until cancelled). Never raises for cluster trouble."""
-        import aiohttp  # the client's transport; imported lazily with it
-
         attempts = 0
         while True:
             try:

@@ -52,7 +52,8 @@ def cells(app: GsbApp) -> dict[str, DeviceCell]:
 
 
 def claim_rows(app: GsbApp) -> dict[str, tuple[str, str, str, str]]:
-    return {key[1]: row for key, row in app.query_one(ClaimsPane).rows}
+    # rows are (key, cells, ...): the claim key, then the four cells as shown
+    return {entry[0][1]: entry[1] for entry in app.query_one(ClaimsPane).rows}
 
 
 def scheduler_results(cluster: ControlPlane, claim: str) -> list[str]:

@@ -10,9 +10,10 @@ import urllib.request
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane
-from gsb_tui.kube.config import Target, make_api_client, resolve
+from gsb_tui.kube.config import Target, resolve
 from gsb_tui.kube.reflector import Gone, Reflector
 from gsb_tui.kube.store import Store
+from gsb_tui.kube.transport import make_transport
 from gsb_tui.snapshot import KINDS, Kind
 
 from .watching import CLAIMS, claim
@@ -30,7 +31,7 @@ async def test_watch_from_a_compacted_version_relists(cluster: ControlPlane) -> 
     ns = "e2e-gone"
     rest.ensure("/api/v1/namespaces", {"metadata": {"name": ns}})
     rest.create(CLAIMS.format(ns=ns), claim("before", ns))
-    api = await make_api_client(resolve(Target(kubeconfig=cluster.kubeconfig, namespace=ns)))
+    api = await make_transport(resolve(Target(kubeconfig=cluster.kubeconfig, namespace=ns)))
     store = Store()
     try:
         reflector = Reflector(api, KINDS[Kind.CLAIMS], store.apply, namespace=ns)
