@@ -11,7 +11,6 @@ import base64
 import contextlib
 import json
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -24,6 +23,7 @@ from typing import Any
 
 from gsb_tui.cluster import seed
 from gsb_tui.cluster.build import Binaries, ensure_binaries
+from gsb_tui.cluster.pki import Pki, read_token, write_pki
 from gsb_tui.cluster.rest import Rest, RestError
 
 Log = Callable[[str], None]
@@ -171,26 +171,12 @@ class ControlPlane:
             f"timed out after {timeout:.0f} s waiting for {what}; logs in {self.log_dir}"
         )
 
-    def _write_pki(self) -> str:
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric import ec
-
-        self.pki.mkdir(parents=True, exist_ok=True)
-        key = ec.generate_private_key(ec.SECP256R1())
-        (self.pki / "sa.key").write_bytes(
-            key.private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.TraditionalOpenSSL,
-                serialization.NoEncryption(),
-            )
-        )
-        token = secrets.token_hex(24)
-        (self.pki / "tokens.csv").write_text(f'{token},admin,admin-uid,"system:masters"\n')
-        os.chmod(self.pki / "tokens.csv", 0o600)
+    def _write_pki(self) -> Pki:
+        pki = write_pki(self.pki)
         (self.pki / "audit-policy.yaml").write_text(AUDIT_POLICY)
-        return token
+        return pki
 
-    def _write_kubeconfig(self, server: str, token: str, ca: bytes) -> None:
+    def _write_kubeconfig(self, server: str, pki: Pki, ca: bytes) -> None:
         config = {
             "apiVersion": "v1",
             "kind": "Config",
@@ -203,7 +189,16 @@ class ControlPlane:
                     },
                 }
             ],
-            "users": [{"name": "gsb-admin", "user": {"token": token}}],
+            # A client certificate, as k3s's admin kubeconfig has.
+            "users": [
+                {
+                    "name": "gsb-admin",
+                    "user": {
+                        "client-certificate-data": base64.b64encode(pki.admin_cert).decode(),
+                        "client-key-data": base64.b64encode(pki.admin_key).decode(),
+                    },
+                }
+            ],
             "contexts": [
                 {
                     "name": "gsb-lab",
@@ -232,7 +227,7 @@ class ControlPlane:
         for sub in ("etcd", "pki", "logs", "run"):
             shutil.rmtree(self.dir / sub, ignore_errors=True)
         self.dir.mkdir(parents=True, exist_ok=True)
-        token = self._write_pki()
+        pki = self._write_pki()
         ports = {
             "etcd": free_port(),
             "etcd_peer": free_port(),
@@ -241,7 +236,7 @@ class ControlPlane:
         }
         procs: dict[str, subprocess.Popen[bytes]] = {}
         try:
-            self._start_all(bins, ports, token, settings, procs, timings, log)
+            self._start_all(bins, ports, pki, settings, procs, timings, log)
         except BaseException:
             self.down(log=lambda _m: None)
             raise
@@ -265,7 +260,7 @@ class ControlPlane:
         self,
         bins: Binaries,
         ports: dict[str, int],
-        token: str,
+        pki: Pki,
         settings: Settings,
         procs: dict[str, subprocess.Popen[bytes]],
         timings: Timings,
@@ -306,6 +301,7 @@ class ControlPlane:
             f"--service-account-key-file={self.pki / 'sa.key'}",
             f"--service-account-signing-key-file={self.pki / 'sa.key'}",
             f"--token-auth-file={self.pki / 'tokens.csv'}",
+            f"--client-ca-file={pki.client_ca}",
             "--authorization-mode=RBAC",
             "--service-cluster-ip-range=10.96.0.0/16",
             # Nobody runs the node lifecycle controller, which would lift the not-ready taint.
@@ -321,9 +317,9 @@ class ControlPlane:
         crt = self.pki / "apiserver.crt"
         self._wait("the API server's certificate", crt.is_file, procs, 60)
         # The generated file holds the serving cert and the self-signed CA that issued it.
-        rest = Rest(server, token, crt)
+        rest = Rest(server, pki.token, crt)
         self._wait("kube-apiserver /readyz", rest.healthy, procs, 90)
-        self._write_kubeconfig(server, token, crt.read_bytes())
+        self._write_kubeconfig(server, pki, crt.read_bytes())
         timings.add("apiserver_ready", t0)
 
         kc = f"--kubeconfig={self.kubeconfig}"
@@ -481,7 +477,7 @@ class ControlPlane:
         config = json.loads(self.kubeconfig.read_text())
         cluster = config["clusters"][0]["cluster"]
         ca = self.pki / "apiserver.crt"
-        return Rest(cluster["server"], config["users"][0]["user"]["token"], ca)
+        return Rest(cluster["server"], read_token(self.pki), ca)
 
 
 def _is_zombie(pid: int) -> bool:

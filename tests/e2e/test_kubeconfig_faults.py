@@ -56,7 +56,7 @@ def variant(cluster: ControlPlane, tmp: Path, case: str) -> Path:
             other_ca()
         ).decode()
     elif case == "wrong-token":
-        config["users"][0]["user"]["token"] = "not-a-valid-token"
+        config["users"][0]["user"] = {"token": "not-a-valid-token"}
     elif case == "unreachable":
         config["clusters"][0]["cluster"]["server"] = f"https://127.0.0.1:{closed_port()}"
     elif case == "no-context":
