@@ -23,7 +23,10 @@ from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.ui.commands import DashboardCommands
+from gsb_tui.ui.explain import cel_ready, warm_up
 from gsb_tui.ui.messages import (
+    CelReady,
+    CelWanted,
     LabFilesChanged,
     SourceFinished,
     SourceProblem,
@@ -34,6 +37,7 @@ from gsb_tui.ui.panes.checklist import lab_evaluate
 from gsb_tui.ui.panes.claims import ClaimFilter
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
+from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.ui.text import text
 
@@ -110,6 +114,7 @@ class GsbApp(App[int]):
         # to the first frame; until then the checklist says "checklist loading".
         self._evaluate: Callable[[Any, Any], Sequence[Any]] | None = None
         self._evaluate_looked_up = False
+        self._cel_started = False
         self.dashboard = DashboardScreen(source.info, lang)
 
     def get_default_screen(self) -> Screen[Any]:
@@ -187,7 +192,11 @@ class GsbApp(App[int]):
         self.warnings = find_warnings(view)
         self.repaints += 1
         self.dashboard.show(view, self.warnings, self.source_problem, self.source_finished)
+        for screen in self.screen_stack:
+            if isinstance(screen, SelectorScreen):
+                screen.show_view(view)
         self._evaluate_lab(view)
+        self._load_cel()  # after the first frame with data, not on the way to it
 
     def on_source_problem(self, message: SourceProblem) -> None:
         if not self.is_running:  # shutting down: the panes are going away
@@ -240,6 +249,34 @@ class GsbApp(App[int]):
         self.verdicts_view = message.view
         self.dashboard.checklist.show(message.verdicts, message.error)
 
+    # --- the CEL library, for selector previews ------------------------------------------
+
+    def _load_cel(self) -> None:
+        if self._cel_started or not self.is_running:
+            return
+        self._cel_started = True
+        if cel_ready():  # loaded by an earlier app in this process
+            self.post_message(CelReady())
+            return
+        self.run_worker(self._warm_cel, name="cel", group="cel", thread=True, exit_on_error=False)
+
+    def _warm_cel(self) -> None:
+        warm_up()
+        self.post_message(CelReady())
+
+    @on(CelWanted)
+    def _cel_wanted(self) -> None:
+        self._load_cel()
+
+    @on(CelReady)
+    def _cel_ready(self) -> None:
+        if not self.is_running:  # shutting down: the panes are going away
+            return
+        self.dashboard.details.refresh_preview()
+        for screen in self.screen_stack:
+            if isinstance(screen, SelectorScreen):
+                screen.cel_loaded()
+
     # --- errors ----------------------------------------------------------------------------
 
     def _fatal_error(self) -> None:
@@ -265,7 +302,11 @@ class GsbApp(App[int]):
         nodes: list[tuple[Any, str]] = [(self, "anywhere"), (self.dashboard, "dashboard")]
         for pane in self.dashboard.query(".pane"):
             nodes.append((pane, text(self.lang, getattr(pane, "title_key", "")) or str(pane.id)))
-        nodes += [(ClaimFilter, "claims filter"), (TextViewScreen, "YAML / describe view")]
+        nodes += [
+            (ClaimFilter, "claims filter"),
+            (TextViewScreen, "YAML / describe view"),
+            (SelectorScreen, "selector tool"),
+        ]
         out: list[tuple[str, Binding, str]] = []
         for node, where in nodes:
             cls = node if isinstance(node, type) else type(node)

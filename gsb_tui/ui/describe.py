@@ -5,6 +5,7 @@ Pure functions (Rich Text in, nothing fetched): the panes render what the view a
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,8 +15,18 @@ from rich.text import Text
 from gsb_tui.dra.model import Claim, Event, Pod, Request, Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
+from gsb_tui.ui.explain import (
+    DEFAULT_WIDTH,
+    ClaimPreview,
+    claim_preview,
+    needs_why,
+    preview_lines,
+    why_pending,
+    wrapped,
+)
 
 RECENT_EVENTS = 6
+POD_WARNINGS = ("missing-claim", "missing-template")  # about a pod, not hung on any claim
 
 
 def _plain(value: Any) -> Any:
@@ -88,8 +99,13 @@ def claim_details(
     claim: Claim,
     warnings: Iterable[DraWarning] = (),
     event_limit: int = RECENT_EVENTS,
+    *,
+    preview: ClaimPreview | None = None,
+    width: int = DEFAULT_WIDTH,
 ) -> Text:
-    """What the Claim details pane shows for one claim."""
+    """What the Claim details pane shows for one claim; `preview` adds which devices each
+    request's selectors admit, and wraps to `width` columns."""
+    warnings = list(warnings)
     out = Text()
     out.append(f"{claim.namespace}/{claim.name}", style="bold")
     out.append("  STATE ", style="dim")
@@ -101,8 +117,22 @@ def claim_details(
     _heading(out, "Requests")
     for request in claim.requests:
         _request_lines(out, request)
+        if preview is None:
+            continue
+        for leaf in request.alternatives or (request,):
+            found_preview = preview.requests.get(leaf.name)
+            if found_preview is None:
+                continue
+            if request.alternatives:
+                out.append(f"    {leaf.name}\n", style="dim")
+            preview_lines(out, view, found_preview, "    ", width, held=claim.devices)
     if not claim.requests:
         out.append("  (none)\n", style="dim")
+    elif preview is not None and preview.note:
+        wrapped(out, preview.note, "    ", width, "dim italic")
+    if needs_why(view, claim):
+        _heading(out, "Why pending")
+        why_pending(out, view, claim, preview, width)
     _heading(out, "Results")
     for result in claim.results:
         out.append(f"  {result.request} ", style="dim")
@@ -132,16 +162,43 @@ def claim_details(
             if pod.node:
                 out.append(f" on {pod.node}", style="dim")
             out.append("\n")
-            if pod.unschedulable_message:
-                out.append(f"    {pod.unschedulable_message}\n", style="yellow")
+            # a pending pod's scheduler message is under "Why pending"
     found = claim_warnings(claim, pods, warnings)
     if found:
         _heading(out, "Warnings")
         for warning in found:
-            out.append(f"  ⚠ {warning.code}: ", style="bold red")
-            out.append(f"{warning.message}\n")
+            _warning_lines(out, warning, width)
+    elsewhere = [w for w in warnings if w.code in POD_WARNINGS and w not in found]
+    if elsewhere:
+        _heading(out, "Other pods")
+        for warning in elsewhere:
+            _warning_lines(out, warning, width)
     _heading(out, "Recent events" if event_limit <= RECENT_EVENTS else "Events")
     _event_lines(out, claim_events(view, claim), limit=event_limit)
+    return out
+
+
+def _warning_lines(out: Text, warning: DraWarning, width: int) -> None:
+    head = f"  ⚠ {warning.code}:"
+    lines = textwrap.wrap(
+        f"{head} {warning.message}",
+        width=max(20, width),
+        subsequent_indent="    ",
+        break_on_hyphens=False,
+    )
+    for i, line in enumerate(lines):
+        if i == 0:
+            out.append(head, style="bold red")
+            line = line[len(head) :]
+        out.append(f"{line}\n")
+
+
+def pod_warnings_text(warnings: Iterable[DraWarning], width: int = DEFAULT_WIDTH) -> Text:
+    """What the details pane shows when no claim can be selected but pods have problems."""
+    out = Text()
+    _heading(out, "Pods with problems")
+    for warning in warnings:
+        _warning_lines(out, warning, width)
     return out
 
 
@@ -157,7 +214,9 @@ def describe_claim(view: DraView, claim: Claim, warnings: Iterable[DraWarning] =
     out.append(f"{claim.created}\n")
     out.append("State:      ", style="bold")
     out.append(f"{claim.state}\n\n")
-    details = claim_details(view, claim, warnings, event_limit=100)
+    details = claim_details(
+        view, claim, warnings, event_limit=100, preview=claim_preview(view, claim), width=100
+    )
     out.append_text(details)
     for pod in view.pods_of_claim(claim):
         out.append("\n")

@@ -71,3 +71,11 @@ class DeviceSelected(Message):
     def __init__(self, device: DeviceId) -> None:
         super().__init__()
         self.device = device
+
+
+class CelWanted(Message):
+    """A screen needs the CEL library (the selector tool opened before the first repaint)."""
+
+
+class CelReady(Message):
+    """The CEL library is loaded (or failed to load): previews can be computed now."""

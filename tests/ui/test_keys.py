@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from textual.widgets import Tabs
 
 from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.dra.warnings import find_warnings
@@ -303,3 +304,28 @@ async def test_details_show_the_warnings_about_a_claim(
         for warning in found:
             assert warning.code in shown
             assert " ".join(warning.message.split()) in shown
+
+
+async def test_quick_pane_switches_under_tabs_settle(step8: Snapshot) -> None:
+    """Two pane switches before the first tab activation arrives (tab, tab typed fast at
+    80x24) must not make the tabs switch back and forth forever."""
+    app = _app(step8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.dashboard.grid.cells)
+        dash = app.dashboard
+        shown: list[str] = []
+        original = dash._show_group
+
+        def counting(group: str) -> None:
+            shown.append(group)
+            original(group)
+
+        dash._show_group = counting  # type: ignore[method-assign]
+        dash.focus_pane("slices")
+        dash.focus_pane("claims")
+        await pilot.pause(0.5)
+        settled = len(shown)
+        await pilot.pause(0.5)
+        assert len(shown) == settled <= 4, shown
+        assert dash.group == "claims"
+        assert dash.query_one("#narrow-tabs", Tabs).active == "tab-claims"

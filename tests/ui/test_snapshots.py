@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from gsb_tui.snapshot import Snapshot
+from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
+from gsb_tui.ui.screens.selector import SelectorScreen
 from tests.ui.helpers import make_app, wait_until
 from tests.ui.scripted import SnapshotSource
 
@@ -37,6 +38,7 @@ async def _settled(pilot: Pilot[Any]) -> None:
             and view is not None
             and view.snapshot.revision == app.store.revision
             and app.verdicts_view is view
+            and app.dashboard.details.previewed
         )
 
     await wait_until(pilot, painted)
@@ -72,3 +74,66 @@ def test_step8_yaml_modal_160x48(
         await pilot.press("tab", "tab", "y")
 
     assert snap_compare(_step8_app(lab_snapshot), terminal_size=(160, 48), run_before=open_yaml)
+
+
+def _pending_claim_of(snapshot: Snapshot, pod_name: str) -> tuple[str, str]:
+    """The claim the Pending pod waits for, from its status.resourceClaimStatuses."""
+    pod = next(p for p in snapshot.items(Kind.PODS) if p["metadata"]["name"] == pod_name)
+    statuses = pod["status"]["resourceClaimStatuses"]
+    return (pod["metadata"]["namespace"], statuses[0]["resourceClaimName"])
+
+
+def test_step8_pending_pod_explanation_160x48(
+    snap_compare: SnapCompare, lab_snapshot: Callable[[str], Snapshot]
+) -> None:
+    """dra-big selected: the preview, the shortfall and the scheduler's own message."""
+    key = _pending_claim_of(lab_snapshot("step-8"), "dra-big")
+
+    async def select_dra_big(pilot: Pilot[Any]) -> None:
+        await _settled(pilot)
+        app = pilot.app
+        assert isinstance(app, GsbApp)
+        app.dashboard.focus_pane("claims")
+        await pilot.pause()
+        while app.dashboard.selected_claim != key:
+            await pilot.press("down")
+        await wait_until(pilot, lambda: app.dashboard.details.previewed)
+
+    app = _step8_app(lab_snapshot)
+    assert snap_compare(app, terminal_size=(160, 48), run_before=select_dra_big)
+
+
+def _selector_script(expression: str) -> Callable[[Pilot[Any]], Any]:
+    async def run(pilot: Pilot[Any]) -> None:
+        await _settled(pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SelectorScreen))
+        await pilot.press(*expression)
+        screen = pilot.app.screen
+        assert isinstance(screen, SelectorScreen)
+        await wait_until(
+            pilot, lambda: screen.trial is not None and screen.trial.expression == expression
+        )
+
+    return run
+
+
+def _driver(snapshot: Snapshot) -> str:
+    return str(next(iter(snapshot.items(Kind.SLICES)))["spec"]["driver"])
+
+
+def test_step8_selector_tool_160x48(
+    snap_compare: SnapCompare, lab_snapshot: Callable[[str], Snapshot]
+) -> None:
+    expression = f"device.attributes['{_driver(lab_snapshot('step-8'))}'].index == 7"
+    app = _step8_app(lab_snapshot)
+    assert snap_compare(app, terminal_size=(160, 48), run_before=_selector_script(expression))
+
+
+def test_step8_selector_mistake_80x24(
+    snap_compare: SnapCompare, lab_snapshot: Callable[[str], Snapshot]
+) -> None:
+    """Lab mistake 2 at the smallest size: the API server's message, the hint and the fix."""
+    app = _step8_app(lab_snapshot)
+    script = _selector_script("device.attributes.index == 7")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=script)

@@ -9,12 +9,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
+from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.text import text
@@ -61,11 +62,14 @@ class ClaimsPane(Pane):
         self.view: DraView | None = None
         self.selected: ClaimKey | None = None
         self.filter = ""
-        self.rows: list[tuple[ClaimKey, tuple[str, str, str, str]]] = []
+        self.rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]] = []  # key, row, flag
+        self.flags: WarningIndex = NO_WARNINGS
         self.short_names = False
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
+        # Pods whose claim or template does not exist: no row can carry their marker.
+        yield Static("", classes="warn-strip")
         yield ClaimFilter(placeholder=text(self.lang, "filter"), classes="body filter")
         table = ClaimTable(cursor_type="row", zebra_stripes=True, classes="body")
         table.add_columns(*COLUMNS)
@@ -80,10 +84,16 @@ class ClaimsPane(Pane):
         return self.query_one(ClaimTable)
 
     def visible_keys(self) -> list[ClaimKey]:
-        return [key for key, _ in self.rows]
+        return [key for key, _, _ in self.rows]
 
-    def show(self, view: DraView) -> None:
+    def flag_of(self, key: ClaimKey) -> str:
+        """The warning marker shown on a claim's row ("" when none)."""
+        return next((flag for k, _, flag in self.rows if k == key), "")
+
+    def show(self, view: DraView, flags: WarningIndex = NO_WARNINGS) -> None:
         self.view = view
+        self.flags = flags
+        self._show_strip(flags)
         snap = view.snapshot
         notice = kind_notice(snap, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims))
         if notice is None and not view.claims:
@@ -94,6 +104,18 @@ class ClaimsPane(Pane):
             filter_box.display = False
         self.border_subtitle = stale_note(snap, Kind.CLAIMS)
         self._fill()
+
+    def _show_strip(self, flags: WarningIndex) -> None:
+        strip = self.query_one(".warn-strip", Static)
+        line = Text()
+        for warning in flags.unattached:
+            pod = warning.subject.split("/", 1)[-1]
+            line.append(f"{MARK} pod {pod}: ", style="bold red")
+            # "uses ResourceClaim x, which does not exist in ns" is the first clause
+            line.append(warning.message.split(":", 1)[0].removeprefix(f"pod {pod} ") + "\n")
+        line.rstrip()
+        strip.update(line)
+        strip.display = bool(flags.unattached)
 
     def on_resize(self) -> None:
         self._fill(force=True)
@@ -112,17 +134,21 @@ class ClaimsPane(Pane):
         needle = self.filter.lower()
         for key in sorted(view.claims):
             row = claim_row(view, view.claims[key], show_pool)
-            if needle and not any(needle in cell.lower() for cell in row):
+            flag = short(self.flags.by_claim.get(key, ()))
+            if needle and not any(needle in cell.lower() for cell in (*row, flag)):
                 continue
-            rows.append((key, row))
+            rows.append((key, row, flag))
         if rows == self.rows and self.table.row_count == len(rows) and not force:
             return
         self.rows = rows
         table = self.table
         table.clear()
-        for key, (name, state, devices, consumers) in rows:
+        for key, (name, state, devices, consumers), flag in rows:
+            shown = Text(key[1] if self.short_names else name)
+            if flag:  # the marker only: the grid cell's title and the details say what it is
+                shown = Text.assemble((f"{MARK} ", "bold red"), shown)
             table.add_row(
-                key[1] if self.short_names else name,
+                shown,
                 Text(state, style=STATE_STYLE.get(state, "")),
                 devices,
                 consumers,

@@ -1,5 +1,6 @@
-"""Claim details: requests, results, reservedFor, owner pod, recent events and warnings of the
-claim selected in the Claims pane or the grid."""
+"""Claim details: requests with the CEL preview of each (which devices the class and selectors
+admit, which of those are free), why a pending claim waits, results, reservedFor, owner pod,
+recent events and warnings of the claim selected in the Claims pane or the grid."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.describe import claim_details
+from gsb_tui.ui.describe import POD_WARNINGS, claim_details, pod_warnings_text
+from gsb_tui.ui.explain import DEFAULT_WIDTH, ClaimPreview, claim_preview
 from gsb_tui.ui.panes.base import Pane, kind_notice
 from gsb_tui.ui.text import text
 
@@ -28,6 +30,14 @@ class DetailsPane(Pane):
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
         super().__init__(info, lang, id=id)
         self.key: tuple[str, str] | None = None
+        self.view: DraView | None = None
+        self.warnings: Sequence[DraWarning] = ()
+        # The preview of the claim on screen, for (view, claim): recomputed only when either
+        # changes (or the CEL library finishes loading), never on a mere repaint or resize.
+        self.preview: ClaimPreview | None = None
+        self._preview_view: DraView | None = None  # compared by identity
+        self._preview_key: tuple[str, str] | None = None
+        self._width = 0
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -37,6 +47,18 @@ class DetailsPane(Pane):
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
 
+    @property
+    def previewed(self) -> bool:
+        """The claim on screen has its selector preview (or there is no claim to preview)."""
+        if self.view is None or self.key not in self.view.claims:
+            return True
+        return self.preview is not None and not self.preview.note
+
+    def text_width(self) -> int:
+        """Columns the details text may use (the scrollbar and padding kept free)."""
+        width = self.content_size.width - 2
+        return width if width >= 20 else DEFAULT_WIDTH
+
     def show(
         self,
         view: DraView,
@@ -44,15 +66,47 @@ class DetailsPane(Pane):
         warnings: Sequence[DraWarning] = (),
     ) -> None:
         self.key = key
+        self.view = view
+        self.warnings = warnings
+        self._redraw()
+
+    def refresh_preview(self) -> None:
+        """The CEL library is ready: compute what could not be computed before."""
+        self._preview_view = None
+        self._redraw()
+
+    def on_resize(self) -> None:
+        if self.view is not None and self.text_width() != self._width:
+            self._redraw()
+
+    def _redraw(self) -> None:
+        view, key = self.view, self.key
+        if view is None:
+            return
         notice = kind_notice(
             view.snapshot, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims)
         )
         claim = view.claims.get(key) if key is not None else None
-        if notice is None and claim is None:
-            notice = text(self.lang, "no-selection")
-        self.set_notice(notice)
-        if claim is not None:
+        body = self.query_one(".details-text", Static)
+        self._width = self.text_width()
+        if claim is not None and key is not None:
+            stale = self._preview_view is not view or self._preview_key != key
+            if stale or self.preview is None or self.preview.note:
+                self.preview = claim_preview(view, claim)
+                self._preview_view, self._preview_key = view, key
+            self.set_notice(notice)
             self.border_title = f"{text(self.lang, 'details')}: {claim.name}"
-            self.query_one(".details-text", Static).update(claim_details(view, claim, warnings))
-        else:
-            self.border_title = text(self.lang, "details")
+            body.update(
+                claim_details(view, claim, self.warnings, preview=self.preview, width=self._width)
+            )
+            return
+        self.preview = None
+        self._preview_view = self._preview_key = None
+        self.border_title = text(self.lang, "details")
+        pod_problems = [w for w in self.warnings if w.code in POD_WARNINGS]
+        if notice is None and pod_problems:
+            # No claim to select, but a pod names a claim or template that does not exist.
+            self.set_notice(None)
+            body.update(pod_warnings_text(pod_problems, self._width))
+            return
+        self.set_notice(notice or text(self.lang, "no-selection"))

@@ -22,8 +22,10 @@ from textual.widgets import Static
 from gsb_tui.dra.model import Claim, DeviceId
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.view import DraView
+from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
+from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import DeviceSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.text import text
@@ -49,21 +51,26 @@ class DeviceCell(Widget):
             super().__init__()
             self.device = device
 
-    def __init__(self, occupancy: Occupancy) -> None:
+    def __init__(self, occupancy: Occupancy, warnings: tuple[DraWarning, ...] = ()) -> None:
         super().__init__(classes="cell")
         self.occupancy = occupancy
-        self.set_occupancy(occupancy)
+        self.warnings = warnings
+        self.set_occupancy(occupancy, warnings)
 
     @property
     def device_id(self) -> DeviceId:
         return self.occupancy.device.id
 
-    def set_occupancy(self, occupancy: Occupancy) -> None:
+    def set_occupancy(self, occupancy: Occupancy, warnings: tuple[DraWarning, ...] = ()) -> None:
         self.occupancy = occupancy
+        self.warnings = warnings
         status = occupancy.status
         for name in ("free", "allocated", "reserved", "shared"):
             self.set_class(name == status, f"-{name}")
-        self.border_title = occupancy.device.name
+        self.set_class(bool(warnings), "-warned")
+        # The marker and a word or two in the title; the Claim details spell it out.
+        flag = f" {MARK} {short(warnings)}" if warnings else ""
+        self.border_title = f"{occupancy.device.name}{flag}"
         self.border_subtitle = status
         self.refresh()
 
@@ -118,6 +125,7 @@ class DeviceGrid(Pane, can_focus=True):
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
         super().__init__(info, lang, id=id)
         self.view: DraView | None = None
+        self.flags: WarningIndex = NO_WARNINGS
         self.cells: dict[DeviceId, DeviceCell] = {}
         self.order: list[DeviceId] = []
         self.layout_key: tuple[object, ...] = ()
@@ -130,8 +138,9 @@ class DeviceGrid(Pane, can_focus=True):
 
     # --- data ---------------------------------------------------------------------------
 
-    def show(self, view: DraView) -> None:
+    def show(self, view: DraView, flags: WarningIndex = NO_WARNINGS) -> None:
         self.view = view
+        self.flags = flags
         snap = view.snapshot
         if not view.devices:
             notice = kind_notice(snap, Kind.SLICES, self.info, self.lang, has_data=False)
@@ -151,8 +160,9 @@ class DeviceGrid(Pane, can_focus=True):
         else:
             for device_id, cell in self.cells.items():
                 occ = view.occupancy.get(device_id)
-                if occ is not None and occ != cell.occupancy:
-                    cell.set_occupancy(occ)
+                warned = flags.by_device.get(device_id, ())
+                if occ is not None and (occ != cell.occupancy or warned != cell.warnings):
+                    cell.set_occupancy(occ, warned)
         if self.cursor not in self.cells:
             self.cursor = None
         self._paint_marks()
@@ -178,6 +188,9 @@ class DeviceGrid(Pane, can_focus=True):
         for claim in pending_claims[:3]:
             wanted = sum(r.count for r in claim.requests)
             line.append(f"{claim.name} wants {wanted}  ", style="yellow")
+        for warning in self.flags.unattached[:2]:  # no cell to mark: the claim does not exist
+            pod = warning.subject.split("/", 1)[-1]
+            line.append(f"{MARK} pod {pod}: {short([warning])}  ", style="bold red")
         self.query_one(".ledger", Static).update(line)
 
     def _rebuild(
@@ -202,7 +215,9 @@ class DeviceGrid(Pane, can_focus=True):
             widgets.append(Static(title, classes="group-title"))
             cells = []
             for device_id in ids:
-                cell = DeviceCell(view.occupancy[device_id])
+                cell = DeviceCell(
+                    view.occupancy[device_id], self.flags.by_device.get(device_id, ())
+                )
                 self.cells[device_id] = cell
                 self.order.append(device_id)
                 cells.append(cell)

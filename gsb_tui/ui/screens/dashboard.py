@@ -27,6 +27,7 @@ from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, Kind
 from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
+from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
 from gsb_tui.ui.panes.base import failure_text
 from gsb_tui.ui.panes.checklist import ChecklistPane
@@ -82,6 +83,13 @@ class DashboardScreen(Screen[None]):
             tooltip="Filter the claims",
             id="gsb.filter",
         ),
+        Binding(
+            "s",
+            "selector",
+            "Try selector",
+            tooltip="Type a CEL selector and see which devices it matches",
+            id="gsb.selector",
+        ),
         Binding("tab", "next_pane", "Next pane", show=False, id="gsb.pane.next"),
         Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="gsb.pane.previous"),
     ]
@@ -92,6 +100,7 @@ class DashboardScreen(Screen[None]):
         self.lang = lang
         self.view: DraView | None = None
         self.warnings: Sequence[DraWarning] = ()
+        self.flags: WarningIndex = NO_WARNINGS  # where each warning is marked
         self.selected_claim: tuple[str, str] | None = None
         self.narrow = False
         self.group = "devices"  # the group of panes shown in narrow mode
@@ -155,10 +164,11 @@ class DashboardScreen(Screen[None]):
         """Hand a new view to every pane (the App calls this, throttled)."""
         self.view = view
         self.warnings = warnings
+        self.flags = index_warnings(view, warnings)
         self.query_one(StatusHeader).show(view.snapshot, finished)
         self._show_banner(view, source_problem)
-        self.grid.show(view)
-        self.claims.show(view)
+        self.grid.show(view, self.flags)
+        self.claims.show(view, self.flags)
         self.slices.show(view)
         if self.selected_claim not in view.claims:
             keys = self.claims.visible_keys()
@@ -236,6 +246,11 @@ class DashboardScreen(Screen[None]):
 
     @on(Tabs.TabActivated, "#narrow-tabs")
     def _tab_activated(self, event: Tabs.TabActivated) -> None:
+        # _show_group sets the active tab itself; by the time that activation arrives, a quick
+        # second key may have moved on. Acting on the stale one would switch back, whose own
+        # activation would switch forth again, forever (a busy loop at 80x24 after tab, tab).
+        if event.tab.id != self.query_one("#narrow-tabs", Tabs).active:
+            return
         group = (event.tab.id or "tab-devices").removeprefix("tab-")
         if group != self.group:
             self._show_group(group)
@@ -357,6 +372,11 @@ class DashboardScreen(Screen[None]):
         self.app.push_screen(
             TextViewScreen(f"describe {selected.title}", body, copy_name=f"{name}.describe.txt")
         )
+
+    def action_selector(self) -> None:
+        from gsb_tui.ui.screens.selector import SelectorScreen
+
+        self.app.push_screen(SelectorScreen(self.view, self.lang))
 
     def action_filter(self) -> None:
         if self.narrow:

@@ -1,0 +1,245 @@
+"""`s`: try a CEL selector on the published devices, live as you type.
+
+The expression (and optionally a DeviceClass) is evaluated, debounced, against every device of
+the current DraView; each device shows ✓/✗/error and which claim and pods hold it. A selector
+the API server would reject shows its message, a hint and the corrected expression (ctrl+f puts
+it in). The App hands the screen every new view while it is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Input, Label, Select, Static
+
+from gsb_tui.dra.view import DraView
+from gsb_tui.ui.explain import cel_problem, cel_ready
+from gsb_tui.ui.messages import CelWanted
+from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
+
+DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
+
+MARKS = {
+    "match": ("✓", "bold green"),
+    "no-match": ("✗", "dim"),
+    "class": ("✗", "dim"),
+    "error": ("!", "bold red"),
+    "": ("·", "dim"),
+}
+
+
+def _verdict_text(d: DeviceVerdict, class_name: str) -> Text:
+    if d.verdict == "match":
+        return Text("match", style="green")
+    if d.verdict == "no-match":
+        return Text("no match", style="dim")
+    if d.verdict == "class":
+        why = f": {d.error}" if d.error else ""
+        return Text(f"not in class {class_name}{why}", style="dim")
+    if d.verdict == "error":
+        return Text(f"error: {d.error}", style="red")
+    return Text("")
+
+
+def device_table(trial: Trial, show_pool: bool) -> Table:
+    table = Table(box=None, show_edge=False, header_style="bold", expand=True, pad_edge=False)
+    table.add_column("", no_wrap=True, width=1)
+    table.add_column("DEVICE", no_wrap=True)
+    table.add_column("RESULT", ratio=2)
+    table.add_column("CLAIM", ratio=2, overflow="ellipsis", no_wrap=True)
+    table.add_column("PODS", ratio=1, overflow="ellipsis", no_wrap=True)
+    for d in trial.devices:
+        mark, style = MARKS.get(d.verdict, ("?", ""))
+        occ = d.occupancy
+        name = f"{d.device.id.pool}/{d.device.name}" if show_pool else d.device.name
+        if occ is None or occ.status == "free":
+            claim = Text("free", style="green")
+        else:
+            claim = Text(", ".join(c.name for c in occ.claims))
+        pods = ", ".join(p.split("/", 1)[-1] for p in occ.consumers) if occ else ""
+        table.add_row(
+            Text(mark, style=style),
+            Text(name, style="bold" if d.matched else ""),
+            _verdict_text(d, trial.device_class),
+            claim,
+            pods,
+        )
+    return table
+
+
+def vocabulary_text(view: DraView) -> Text:
+    out = Text("what a selector can read\n", style="bold")
+    for key, names in vocabulary(view):
+        out.append("  ")
+        out.append(key, style="cyan")
+        out.append(": " + ", ".join(names) + "\n", style="dim")
+    out.rstrip()
+    return out
+
+
+def error_text(trial: Trial) -> Text:
+    out = Text()
+    out.append(trial.error + "\n", style="red")
+    if trial.hint:
+        out.append("hint ", style="bold yellow")
+        out.append(trial.hint + "\n")
+    if trial.fix:
+        out.append("fix  ", style="bold green")
+        out.append(trial.fix, style="bold cyan")
+        out.append("   (ctrl+f puts it in)", style="dim")
+    return out
+
+
+class SelectorScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="gsb.selector.close"),
+        Binding(
+            "ctrl+f",
+            "apply_fix",
+            "Apply fix",
+            tooltip="Replace the expression with the suggested fix",
+            id="gsb.selector.fix",
+        ),
+    ]
+
+    def __init__(self, view: DraView | None, lang: str = "en", expression: str = "") -> None:
+        super().__init__()
+        self.view = view
+        self.lang = lang
+        self.expression = expression
+        self.device_class = ""
+        self.trial: Trial | None = None  # what the screen shows now
+        self.evaluations = 0
+        self._timer: Timer | None = None
+        self._class_names: list[str] = []  # the Select's options now
+
+    # --- layout --------------------------------------------------------------------------
+
+    def _class_options(self) -> list[tuple[str, str]]:
+        return [(name, name) for name in sorted(self.view.classes)] if self.view else []
+
+    def compose(self) -> ComposeResult:
+        options = self._class_options()
+        self._class_names = [name for name, _ in options]
+        # The only class by default (what a request names), or none to try the bare selector.
+        if len(options) == 1:
+            self.device_class = options[0][1]
+        with Vertical(id="selector") as frame:
+            frame.border_title = "Try a selector"
+            frame.border_subtitle = "Esc close · ctrl+f apply fix"
+            with Horizontal(classes="selector-row"):
+                yield Label("CEL", classes="selector-label")
+                yield Input(
+                    self.expression,
+                    placeholder="device.attributes['<driver>'].index == 7",
+                    compact=True,
+                    id="selector-input",
+                )
+            with Horizontal(classes="selector-row"):
+                yield Label("DeviceClass", classes="selector-label")
+                yield Select(
+                    options,
+                    prompt="(none: the selector alone)",
+                    allow_blank=True,
+                    value=self.device_class or Select.NULL,
+                    compact=True,
+                    id="selector-class",
+                )
+            with VerticalScroll(id="selector-scroll"):
+                yield Static("", id="selector-summary")
+                yield Static("", id="selector-error")
+                yield Static("", id="selector-devices")
+                yield Static("", id="selector-vocabulary")
+
+    def on_mount(self) -> None:
+        self.query_one("#selector-input", Input).focus()
+        if not cel_ready():
+            self.app.post_message(CelWanted())
+        self.evaluate()
+
+    # --- input ---------------------------------------------------------------------------
+
+    @on(Input.Changed, "#selector-input")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.expression = event.value
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, self.evaluate)
+
+    @on(Input.Submitted, "#selector-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.expression = event.value
+        self.evaluate()
+
+    @on(Select.Changed, "#selector-class")
+    def _class_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        value = event.value
+        self.device_class = value if isinstance(value, str) else ""
+        self.evaluate()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_apply_fix(self) -> None:
+        if self.trial is not None and self.trial.fix:
+            box = self.query_one("#selector-input", Input)
+            box.value = self.trial.fix
+            box.cursor_position = len(box.value)
+            self.expression = box.value
+            self.evaluate()
+
+    # --- from the App ----------------------------------------------------------------------
+
+    def show_view(self, view: DraView) -> None:
+        """A new cluster view while the screen is open: new classes, devices, occupancy."""
+        self.view = view
+        select: Select[Any] = self.query_one("#selector-class", Select)
+        options = self._class_options()
+        if [name for name, _ in options] != self._class_names:
+            self._class_names = [name for name, _ in options]
+            keep = self.device_class if self.device_class in view.classes else ""
+            select.set_options(options)
+            select.value = keep or Select.NULL
+            self.device_class = keep
+        self.evaluate()
+
+    def cel_loaded(self) -> None:
+        self.evaluate()
+
+    # --- evaluation ----------------------------------------------------------------------
+
+    def evaluate(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        summary = self.query_one("#selector-summary", Static)
+        error = self.query_one("#selector-error", Static)
+        devices = self.query_one("#selector-devices", Static)
+        if self.view is None:
+            summary.update(Text("no cluster view yet", style="italic"))
+            return
+        self.query_one("#selector-vocabulary", Static).update(vocabulary_text(self.view))
+        if not cel_ready() or cel_problem():
+            note = cel_problem() or "loading the CEL library…"
+            summary.update(Text(note, style="italic"))
+            return
+        trial = try_selector(self.view, self.expression, self.device_class)
+        self.trial = trial
+        self.evaluations += 1
+        style = "bold red" if trial.error else "italic" if trial.note else "bold"
+        summary.update(Text(trial.summary(), style=style))
+        error.update(error_text(trial) if trial.error else "")
+        error.display = bool(trial.error)
+        show_pool = len({d.id.pool for d in self.view.devices}) > 1
+        devices.update(device_table(trial, show_pool) if trial.devices else "")

@@ -1,0 +1,122 @@
+"""Trying a selector: one CEL expression (and optionally a DeviceClass) against every published
+device, with each device's occupancy, for the selector tool (`s`).
+
+Pure: a function of the DraView and what the user typed. The CEL library must be loaded
+(gsb_tui.ui.explain.cel_ready) before `try_selector` is called on the UI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gsb_tui.dra.model import Device
+from gsb_tui.dra.occupancy import Occupancy
+from gsb_tui.dra.view import DraView
+
+
+@dataclass(frozen=True)
+class DeviceVerdict:
+    device: Device
+    verdict: str  # "match", "no-match", "class" (the class rejects it), "error", "" (not tried)
+    error: str = ""  # the runtime error, or the class' error
+    occupancy: Occupancy | None = None
+
+    @property
+    def matched(self) -> bool:
+        return self.verdict == "match"
+
+
+@dataclass(frozen=True)
+class Trial:
+    expression: str
+    device_class: str  # "" for none
+    devices: tuple[DeviceVerdict, ...]
+    error: str = ""  # the compile error, as the API server words it
+    hint: str = ""
+    fix: str = ""  # the corrected expression, when there is an obvious one
+    note: str = ""  # why nothing was evaluated (no expression, class gone)
+
+    @property
+    def matches(self) -> tuple[DeviceVerdict, ...]:
+        return tuple(d for d in self.devices if d.matched)
+
+    @property
+    def class_admits(self) -> int:
+        return sum(1 for d in self.devices if d.verdict != "class")
+
+    def summary(self) -> str:
+        if self.error:
+            return "the API server would reject this selector:"
+        if self.note:
+            return self.note
+        matched = self.matches
+        free = sum(1 for d in matched if d.occupancy is not None and d.occupancy.status == "free")
+        errors = sum(1 for d in self.devices if d.verdict == "error")
+        total = len(self.devices)
+        text = f"{len(matched)} of {total} device{'s' if total != 1 else ''} match"
+        if self.device_class:
+            text += f" (the class admits {self.class_admits})"
+        text += f", {free} of them free"
+        if errors:
+            text += f"; {errors} could not be checked"
+        return text
+
+
+def lab_driver(view: DraView) -> str:
+    """The driver whose devices are published (the domain hints name)."""
+    return view.devices[0].id.driver if view.devices else ""
+
+
+def vocabulary(view: DraView) -> list[tuple[str, list[str]]]:
+    """What a selector can read, as CEL spells it: [("device.attributes['d']", [names]), ...].
+
+    Unqualified names live under the driver's domain; "domain/name" under its own."""
+    found: dict[str, set[str]] = {}
+    for device in view.devices:
+        for field_name, names in (("attributes", device.attributes), ("capacity", device.capacity)):
+            for name in names:
+                domain, _, short = name.rpartition("/")
+                key = f"device.{field_name}['{domain or device.id.driver}']"
+                found.setdefault(key, set()).add(short)
+    return [(key, sorted(names)) for key, names in found.items()]
+
+
+def try_selector(view: DraView, expression: str, device_class: str = "") -> Trial:
+    from gsb_tui.dra.cel import CelCompileError, compile_selector
+
+    def untried(note: str) -> Trial:
+        devices = tuple(
+            DeviceVerdict(d, "", occupancy=view.occupancy.get(d.id)) for d in view.devices
+        )
+        return Trial(expression, device_class, devices, note=note)
+
+    expression = expression.strip()
+    cls = view.classes.get(device_class) if device_class else None
+    if device_class and cls is None:
+        return untried(f"DeviceClass {device_class} does not exist (any more)")
+    if not expression:
+        return untried("type a CEL expression, e.g. device.driver == '…'")
+    driver = lab_driver(view)
+    try:
+        selector = compile_selector(expression, driver=driver)
+        class_selectors = [compile_selector(e, driver=driver) for e in cls.selectors] if cls else []
+    except CelCompileError as exc:
+        return Trial(expression, device_class, (), error=exc.message, hint=exc.hint, fix=exc.fix)
+    out = []
+    for device in view.devices:
+        occupancy = view.occupancy.get(device.id)
+        verdict, error = "", ""
+        for i, class_selector in enumerate(class_selectors):
+            outcome = class_selector.evaluate(device)
+            if outcome.error:
+                verdict, error = "class", f"class selector #{i}: {outcome.error}"
+                break
+            if not outcome.matched:
+                verdict = "class"
+                break
+        if not verdict:
+            outcome = selector.evaluate(device)
+            verdict = "error" if outcome.error else "match" if outcome.matched else "no-match"
+            error = outcome.error
+        out.append(DeviceVerdict(device, verdict, error, occupancy))
+    return Trial(expression, device_class, tuple(out))
