@@ -131,7 +131,9 @@ def run_dashboard(args: argparse.Namespace) -> int:
         if not path.is_file():
             print(f"gsb-tui: no recording at {path}", file=sys.stderr)
             return 1
-        source = ReplaySource(path, speed=max(0.0, args.speed), loop=True, mark_pause=2.0)
+        speed = max(0.0, args.speed)
+        # Speed 0 jumps to the end and holds it; looping instantly would only burn CPU.
+        source = ReplaySource(path, speed=speed, loop=speed > 0, mark_pause=2.0)
     else:
         from gsb_tui.kube.live import LiveSource
 

@@ -59,7 +59,10 @@ def _native_copy(text: str) -> str:
         pyperclip.copy(text)
         back: Any = pyperclip.paste()
     except Exception as exc:  # pyperclip raises its own exception types, or OSError
-        first_line = (str(exc).splitlines() or [""])[0]
+        if type(exc).__name__ == "PyperclipException" and "could not find" in str(exc):
+            # The usual case over SSH or in a VM console: no X or Wayland display.
+            return "none here (no X or Wayland display)"
+        first_line = (str(exc).splitlines() or [""])[0][:80]
         return f"unavailable ({exc.__class__.__name__}: {first_line})"
     return "copied" if back == text else "unconfirmed"
 

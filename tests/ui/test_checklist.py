@@ -72,7 +72,7 @@ async def test_e_shows_and_c_copies_the_example(
     assert notes, "copying tells the user what happened"
     note = notes[-1]
     assert str(saved) in note
-    assert "system clipboard: unavailable" in note
+    assert "system clipboard: none here (no X or Wayland display)" in note
     assert "copied to the system clipboard" not in note  # never claims what it cannot confirm
 
 
