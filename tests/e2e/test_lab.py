@@ -3,22 +3,77 @@ and what the real scheduler and resourceclaim controller did at each step."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane
-from gsb_tui.cluster.lab_run import NS, LabOutcome, LabRunner
+from gsb_tui.cluster.lab_run import NS, LabOutcome, LabRunner, example, kubectl
 
 Seen = dict[str, dict[str, Any]]
 
 
+def answer_and_check(cluster: ControlPlane, lab_dir: Path, step: int) -> dict[str, Any]:
+    """Write step's answer as a learner would (the shipped example or snippet), then check it."""
+    env = {
+        **os.environ,
+        "KUBECONFIG": str(cluster.kubeconfig),
+        "LAB_DIR": str(lab_dir),
+        "PATH": f"{Path(kubectl()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    yaml_file = {3: "one.yaml", 5: "pick.yaml", 6: "shared.yaml", 7: "two.yaml"}.get(step)
+    if yaml_file:
+        (lab_dir / yaml_file).write_text(example(yaml_file))
+    elif step in (1, 2, 4, 8):
+        proc = subprocess.run(
+            ["bash", "-e", "-c", example(f"step{step}.sh")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+    check = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gsb_tui.cli",
+            "check",
+            "--kubeconfig",
+            str(cluster.kubeconfig),
+            "--lab-dir",
+            str(lab_dir),
+            "--step",
+            str(step),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    result: dict[str, Any] = json.loads(check.stdout)
+    result["exit"] = check.returncode
+    return result
+
+
 @pytest.fixture(scope="module")
-def lab(cluster: ControlPlane) -> tuple[Seen, LabOutcome, dict[str, Any]]:
+def lab(
+    cluster: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Seen, LabOutcome, dict[str, Any]]:
     rest = cluster.rest()
     seen: Seen = {}
+    lab_dir = tmp_path_factory.mktemp("gsb-dra")
+    checks: dict[int, dict[str, Any]] = {}
 
     def mark(label: str) -> None:
+        if label.startswith("step-") and label != "step-0":
+            step = int(label.split("-")[1])
+            checks[step] = answer_and_check(cluster, lab_dir, step)
         seen[label] = {
             "claims": {
                 c["metadata"]["name"]: c
@@ -36,7 +91,7 @@ def lab(cluster: ControlPlane) -> tuple[Seen, LabOutcome, dict[str, Any]]:
     outcome = runner.perform(mark, settle=0.2)
     slices = rest.get("/apis/resource.k8s.io/v1/resourceslices")["items"]
     runner.cleanup(mark)
-    return seen, outcome, {"slices": slices}
+    return seen, outcome, {"slices": slices, "checks": checks}
 
 
 def devices_published(slices: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -147,3 +202,13 @@ def test_mistake2_rejected_at_admission(lab: tuple[Seen, LabOutcome, dict[str, A
 
 def test_cleanup_frees_every_device(lab: tuple[Seen, LabOutcome, dict[str, Any]]) -> None:
     assert lab[0]["cleanup"]["claims"] == {}
+
+
+@pytest.mark.parametrize("step", range(1, 9))
+def test_shipped_examples_pass_their_own_step(
+    lab: tuple[Seen, LabOutcome, dict[str, Any]], step: int
+) -> None:
+    result = lab[2]["checks"][step]
+    (verdict,) = result["steps"]
+    assert verdict["ok"], json.dumps(verdict, ensure_ascii=False, indent=1)
+    assert result["exit"] == 0
