@@ -1,10 +1,11 @@
 """The dashboard headless, instrumented at render, and the write → screen measurement.
 
-BenchApp is GsbApp plus two probes, both outside gsb_tui/ui:
+BenchApp is GsbApp plus its frame hook (first synced frame) and two probes outside gsb_tui/ui:
 - `_emit` notes when the watch delivered a change for a claim we wait for (store time);
 - `_display` is where Textual hands each composed frame to the terminal driver (headless
-  drivers drop it). Each frame is turned into the bytes a real terminal would get, and a
-  created claim counts as shown at the first frame whose bytes contain its name (at scale,
+  drivers drop it; the hook gets only the revision, and this probe needs the frame itself).
+  Each frame is turned into the bytes a real terminal would get, and a created claim counts
+  as shown at the first frame whose bytes contain its name (at scale,
   where it may be below the visible rows: the first frame composed once its row is in the
   Claims table); a deleted claim counts as gone at the first frame composed after its row
   left the Claims table, provided it had been shown.
@@ -39,6 +40,7 @@ class BenchApp(GsbApp):
             NO_LAB_DIR,
             "en",
             watch_lab_dir=False,
+            frame_hook=self._frame_written,
         )
         self.frames = 0
         self.render_s = 0.0  # time spent turning frames into terminal bytes (a driver's work)
@@ -64,6 +66,11 @@ class BenchApp(GsbApp):
                 self.stored.setdefault((change.type, name), time.monotonic())
         super()._emit(change)
 
+    def _frame_written(self, revision: int) -> None:
+        """GsbApp's frame hook: a frame showing store revision `revision` was written."""
+        if self.first_synced_frame is None and self.synced():
+            self.first_synced_frame = time.monotonic()
+
     def synced(self) -> bool:
         view = self.view
         return view is not None and all(view.snapshot.state(k).phase == "synced" for k in KINDS)
@@ -77,8 +84,6 @@ class BenchApp(GsbApp):
         data: str = renderable.render_segments(self.console)
         now = time.monotonic()
         self.render_s += now - started
-        if self.first_synced_frame is None and self.synced():
-            self.first_synced_frame = now
         pending = [n for n, seen in list(self.appear.items()) if seen is None]
         waiting = [n for n, seen in list(self.vanish.items()) if seen is None]
         if not pending and not waiting:

@@ -42,6 +42,7 @@ from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.ui.text import text
 
 REPAINT_INTERVAL = 0.1  # at most ~10 repaints a second, whatever the event rate
+COST_FACTOR = 2.0  # a slow repaint (at scale) waits twice its cost, so bursts coalesce
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # when the source itself fails (not a watch)
 
 
@@ -91,6 +92,7 @@ class GsbApp(App[int]):
         repaint_interval: float = REPAINT_INTERVAL,
         retry_delays: Sequence[float] = RETRY_DELAYS,
         watch_lab_dir: bool = True,
+        frame_hook: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__()
         self.source = source
@@ -110,6 +112,13 @@ class GsbApp(App[int]):
         self.verdicts_view: DraView | None = None  # the view the checklist was judged on
         self._last_paint = float("-inf")
         self._paint_timer: Timer | None = None
+        # What the last repaint cost, up to its first frame written: the throttle's interval
+        # grows with it, so a repaint that takes seconds at scale cannot queue up more work.
+        self.paint_cost = 0.0
+        self._frame_pending = False  # a repaint ran and its frame is not written yet
+        # The store revision the screen shows, and who wants to hear when a frame shows it.
+        self.painted_revision = -1
+        self.frame_hook = frame_hook
         # gsb_tui.lab (and its CEL library) is imported in the checks' thread, off the path
         # to the first frame; until then the checklist says "checklist loading".
         self._evaluate: Callable[[Any, Any], Sequence[Any]] | None = None
@@ -175,20 +184,26 @@ class GsbApp(App[int]):
     def on_store_changed(self, _message: StoreChanged) -> None:
         if self.source_problem:
             self.source_problem = ""  # changes flow again
-        wait = self._last_paint + self.repaint_interval - time.monotonic()
+        wait = self._last_paint + self.throttle_interval() - time.monotonic()
         if wait <= 0:
             self._repaint()
         elif self._paint_timer is None:
             self.deferred_repaints += 1
             self._paint_timer = self.set_timer(wait, self._repaint)
 
+    def throttle_interval(self) -> float:
+        """Seconds between repaints: the configured interval, or twice what one costs."""
+        return max(self.repaint_interval, COST_FACTOR * self.paint_cost)
+
     def _repaint(self) -> None:
         if not self.is_running:  # shutting down: the panes are going away
             return
         self._paint_timer = None
         self._last_paint = time.monotonic()
+        self._frame_pending = True
         view = build_view(self.store.snapshot())
         self.view = view
+        self.painted_revision = view.snapshot.revision
         self.warnings = find_warnings(view)
         self.repaints += 1
         self.dashboard.show(view, self.warnings, self.source_problem, self.source_finished)
@@ -222,7 +237,8 @@ class GsbApp(App[int]):
         if view is not None:
             self._run_checks(view)
 
-    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
+    # A description, or textual would format repr(view) (all of it) on every call.
+    @work(thread=True, exclusive=True, group="lab", exit_on_error=False, description="lab checks")
     def _run_checks(self, view: DraView) -> None:
         if not self._evaluate_looked_up:
             try:
@@ -247,7 +263,25 @@ class GsbApp(App[int]):
         if not self.is_running:  # shutting down: the panes are going away
             return
         self.verdicts_view = message.view
-        self.dashboard.checklist.show(message.verdicts, message.error)
+        checklist = self.dashboard.checklist
+        verdicts = list(message.verdicts) if message.verdicts is not None else None
+        if verdicts == checklist.verdicts and message.error == checklist.error:
+            return  # the same verdicts as before: no second frame for nothing
+        checklist.show(verdicts, message.error)
+
+    # --- frames ----------------------------------------------------------------------------
+
+    # Textual has no public "frame written" event; _display is where a composed frame goes to
+    # the driver, so the repaint cost and the frame hook are taken here.
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        super()._display(screen, renderable)
+        if renderable is None or self._batch_count or self.painted_revision < 0:
+            return  # nothing was written
+        if self._frame_pending:
+            self._frame_pending = False
+            self.paint_cost = time.monotonic() - self._last_paint
+        if self.frame_hook is not None:
+            self.frame_hook(self.painted_revision)
 
     # --- the CEL library, for selector previews ------------------------------------------
 

@@ -72,6 +72,7 @@ class Pane(Vertical):
         self.info = info
         self.lang = lang
         self.border_title = text(lang, self.title_key) if self.title_key else ""
+        self._notice: str | None = None  # what set_notice showed last (None: never called)
 
     def compose_notice(self) -> ComposeResult:
         yield Static("", classes="notice")
@@ -81,10 +82,23 @@ class Pane(Vertical):
         notice = self.query_one(".notice", Static)
         return str(notice.content) if notice.display else ""
 
+    def set_title(self, title: str) -> None:
+        """Assigning a border title refreshes the whole pane, even to the same text."""
+        if self.border_title != title:
+            self.border_title = title
+
+    def set_subtitle(self, subtitle: str) -> None:
+        if (self.border_subtitle or "") != subtitle:
+            self.border_subtitle = subtitle
+
     def set_notice(self, message: str | None) -> None:
         """Show `message` instead of the body (None: show the body)."""
+        message = message or ""
+        if self._notice == message:
+            return  # unchanged: touching display or content would re-layout the pane
+        self._notice = message
         notice = self.query_one(".notice", Static)
-        notice.update(message or "")
+        notice.update(message)
         notice.display = bool(message)
         for child in self.query_children(".body"):
             child.display = not message

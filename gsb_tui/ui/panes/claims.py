@@ -65,6 +65,9 @@ class ClaimsPane(Pane):
         self.rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]] = []  # key, row, flag
         self.flags: WarningIndex = NO_WARNINGS
         self.short_names = False
+        # What each table row shows, by row key: a change touches only the rows it changes.
+        self._shown: dict[str, tuple[str, ...]] = {}
+        self._name_cells: dict[str, Text | str] = {}  # row key -> its first cell, for sorting rows
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -102,7 +105,7 @@ class ClaimsPane(Pane):
         filter_box = self.query_one(ClaimFilter)
         if notice is None and not filter_box.value:
             filter_box.display = False
-        self.border_subtitle = stale_note(snap, Kind.CLAIMS)
+        self.set_subtitle(stale_note(snap, Kind.CLAIMS))
         self._fill()
 
     def _show_strip(self, flags: WarningIndex) -> None:
@@ -114,8 +117,12 @@ class ClaimsPane(Pane):
             # "uses ResourceClaim x, which does not exist in ns" is the first clause
             line.append(warning.message.split(":", 1)[0].removeprefix(f"pod {pod} ") + "\n")
         line.rstrip()
-        strip.update(line)
-        strip.display = bool(flags.unattached)
+        # An empty hidden strip, or the same text again, is left alone (no re-layout).
+        if (strip.display or flags.unattached) and (
+            str(strip.content) != line.plain or not flags.unattached
+        ):
+            strip.update(line)
+            strip.display = bool(flags.unattached)
 
     def on_resize(self) -> None:
         self._fill(force=True)
@@ -129,7 +136,7 @@ class ClaimsPane(Pane):
         # Narrow and one namespace: say the namespace once, in the title, not on every row.
         self.short_names = self.size.width < SHORT_NAMES_BELOW and len(namespaces) == 1
         base = text(self.lang, "claims")
-        self.border_title = f"{base} · ns {next(iter(namespaces))}" if self.short_names else base
+        self.set_title(f"{base} · ns {next(iter(namespaces))}" if self.short_names else base)
         rows = []
         needle = self.filter.lower()
         for key in sorted(view.claims):
@@ -141,22 +148,91 @@ class ClaimsPane(Pane):
         if rows == self.rows and self.table.row_count == len(rows) and not force:
             return
         self.rows = rows
-        table = self.table
-        table.clear()
-        for key, (name, state, devices, consumers), flag in rows:
-            shown = Text(key[1] if self.short_names else name)
-            if flag:  # the marker only: the grid cell's title and the details say what it is
-                shown = Text.assemble((f"{MARK} ", "bold red"), shown)
-            table.add_row(
-                shown,
-                Text(state, style=STATE_STYLE.get(state, "")),
-                devices,
-                consumers,
-                key=f"{key[0]}/{key[1]}",
-            )
+        self._fit_columns(rows)
+        self._update_rows(rows)
         if not rows and needle:
-            self.border_subtitle = text(self.lang, "no-match", filter=self.filter)
+            self.set_subtitle(text(self.lang, "no-match", filter=self.filter))
         self._place_cursor()
+
+    def _update_rows(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
+        """Bring the table to `rows` by row key: remove, update and add only what changed
+        (clearing and refilling measures every cell again: a second per change at scale)."""
+        table = self.table
+        wanted: dict[str, tuple[str, ...]] = {}
+        for key, (name, state, devices, consumers), flag in rows:
+            shown_name = key[1] if self.short_names else name
+            wanted[f"{key[0]}/{key[1]}"] = (shown_name, flag, state, devices, consumers)
+        for row_key in [k for k in self._shown if k not in wanted]:
+            table.remove_row(row_key)
+            del self._shown[row_key], self._name_cells[row_key]
+        columns = list(table.columns)
+        appended: list[str] = []
+        for row_key, shown in wanted.items():
+            old = self._shown.get(row_key)
+            if old == shown:
+                continue
+            cells = self._cells(shown)
+            if old is None:
+                table.add_row(*cells, key=row_key)
+                self._name_cells[row_key] = cells[0]
+                appended.append(row_key)
+            else:
+                # The name and its flag share the first column.
+                changed = [
+                    old[:2] != shown[:2],
+                    *(a != b for a, b in zip(old[2:], shown[2:], strict=True)),
+                ]
+                for column, value, differs in zip(columns, cells, changed, strict=True):
+                    if differs:
+                        table.update_cell(row_key, column, value, update_width=True)
+                if changed[0]:
+                    self._name_cells[row_key] = cells[0]
+            self._shown[row_key] = shown
+        if appended and list(self._shown) != list(wanted):
+            # New rows went to the end; put them where the claims sort (names are unique).
+            self._shown = {k: self._shown[k] for k in wanted}
+            # The table keeps the cell objects it was given: their ids say which row is which.
+            order = {id(self._name_cells[k]): i for i, k in enumerate(wanted)}
+            assert len(order) == len(wanted)
+            table.sort(columns[0], key=lambda cell: order[id(cell)])
+
+    def _fit_columns(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
+        """Size the columns to their text within the pane's width, on every fill and resize.
+
+        DataTable's own auto widths are measured later (on idle) and its rendered cells are
+        cached without them, so after a resize claim names stayed cut at the old width."""
+        table = self.table
+        columns = list(table.columns.values())
+        natural = [len(c) for c in COLUMNS]
+        for key, (name, state, devices, consumers), flag in rows:
+            shown = len(key[1] if self.short_names else name) + (len(MARK) + 1 if flag else 0)
+            for i, width in enumerate((shown, len(state), len(devices), len(consumers))):
+                natural[i] = max(natural[i], width)
+        padding = 2 * table.cell_padding
+        room = max(0, self.content_size.width - 2) - padding * len(columns)  # 2: scrollbar
+        widths = list(natural)
+        # Too wide: consumers give way first, then devices, then the claim name.
+        for i in (3, 2, 0):
+            excess = sum(widths) - room
+            if excess <= 0:
+                break
+            widths[i] = max(len(COLUMNS[i]), widths[i] - excess)
+        changed = False
+        for column, width in zip(columns, widths, strict=True):
+            if column.auto_width or column.width != width:
+                column.auto_width, column.width, changed = False, width, True
+        if changed:
+            # Cached cell renders do not key on column widths: drop them.
+            table._clear_caches()
+            table.refresh(layout=True)
+
+    @staticmethod
+    def _cells(shown: tuple[str, ...]) -> list[Text | str]:
+        name, flag, state, devices, consumers = shown
+        cell = Text(name)
+        if flag:  # the marker only: the grid cell's title and the details say what it is
+            cell = Text.assemble((f"{MARK} ", "bold red"), cell)
+        return [cell, Text(state, style=STATE_STYLE.get(state, "")), devices, consumers]
 
     def _place_cursor(self) -> None:
         keys = self.visible_keys()
@@ -195,7 +271,7 @@ class ClaimsPane(Pane):
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.filter = event.value.strip()
-        self.border_subtitle = ""
+        self.set_subtitle("")
         self._fill()
 
     @on(Input.Submitted, "ClaimFilter")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -38,6 +39,7 @@ class DetailsPane(Pane):
         self._preview_view: DraView | None = None  # compared by identity
         self._preview_key: tuple[str, str] | None = None
         self._width = 0
+        self._shown: tuple[object, ...] = ()  # the body's text and styles, to skip a redraw
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -95,18 +97,26 @@ class DetailsPane(Pane):
                 self.preview = claim_preview(view, claim)
                 self._preview_view, self._preview_key = view, key
             self.set_notice(notice)
-            self.border_title = f"{text(self.lang, 'details')}: {claim.name}"
-            body.update(
-                claim_details(view, claim, self.warnings, preview=self.preview, width=self._width)
+            self.set_title(f"{text(self.lang, 'details')}: {claim.name}")
+            self._update_body(
+                body,
+                claim_details(view, claim, self.warnings, preview=self.preview, width=self._width),
             )
             return
         self.preview = None
         self._preview_view = self._preview_key = None
-        self.border_title = text(self.lang, "details")
+        self.set_title(text(self.lang, "details"))
         pod_problems = [w for w in self.warnings if w.code in POD_WARNINGS]
         if notice is None and pod_problems:
             # No claim to select, but a pod names a claim or template that does not exist.
             self.set_notice(None)
-            body.update(pod_warnings_text(pod_problems, self._width))
+            self._update_body(body, pod_warnings_text(pod_problems, self._width))
             return
         self.set_notice(notice or text(self.lang, "no-selection"))
+
+    def _update_body(self, body: Static, content: Text) -> None:
+        """Update only when the text or its styles changed: an update re-renders the pane."""
+        shown = (content.plain, tuple(content.spans), content.style)
+        if shown != self._shown:
+            self._shown = shown
+            body.update(content)

@@ -52,27 +52,41 @@ class DeviceCell(Widget):
             self.device = device
 
     def __init__(self, occupancy: Occupancy, warnings: tuple[DraWarning, ...] = ()) -> None:
-        super().__init__(classes="cell")
+        # The classes go in at once: each set_class before mounting re-applies the CSS.
+        classes = f"cell -{occupancy.status}" + (" -warned" if warnings else "")
+        super().__init__(classes=classes)
         self.occupancy = occupancy
         self.warnings = warnings
-        self.set_occupancy(occupancy, warnings)
+        self._titles(occupancy, warnings)
 
     @property
     def device_id(self) -> DeviceId:
         return self.occupancy.device.id
 
+    def _titles(self, occupancy: Occupancy, warnings: tuple[DraWarning, ...]) -> None:
+        # The marker and a word or two in the title; the Claim details spell it out.
+        flag = f" {MARK} {short(warnings)}" if warnings else ""
+        title = f"{occupancy.device.name}{flag}"
+        if self.border_title != title:
+            self.border_title = title
+        if self.border_subtitle != occupancy.status:
+            self.border_subtitle = occupancy.status
+
     def set_occupancy(self, occupancy: Occupancy, warnings: tuple[DraWarning, ...] = ()) -> None:
         self.occupancy = occupancy
         self.warnings = warnings
         status = occupancy.status
-        for name in ("free", "allocated", "reserved", "shared"):
-            self.set_class(name == status, f"-{name}")
-        self.set_class(bool(warnings), "-warned")
-        # The marker and a word or two in the title; the Claim details spell it out.
-        flag = f" {MARK} {short(warnings)}" if warnings else ""
-        self.border_title = f"{occupancy.device.name}{flag}"
-        self.border_subtitle = status
+        # One batch, applied only when a class really changes (each change re-applies CSS).
+        wanted = {f"-{name}": name == status for name in ("free", "allocated", "reserved")}
+        wanted["-shared"] = status == "shared"
+        wanted["-warned"] = bool(warnings)
+        self.update_classes(wanted)
+        self._titles(occupancy, warnings)
         self.refresh()
+
+    def set_marks(self, marked: bool, cursor: bool) -> None:
+        if self.has_class("-marked") != marked or self.has_class("-cursor") != cursor:
+            self.update_classes({"-marked": marked, "-cursor": cursor})
 
     def render(self) -> Text:
         occ = self.occupancy
@@ -132,6 +146,11 @@ class DeviceGrid(Pane, can_focus=True):
         self.cursor: DeviceId | None = None
         self.marked: frozenset[DeviceId] = frozenset()
         self.columns = 1
+        # What the cells show as marked and as cursor, so a repaint touches only the changes.
+        self._painted: frozenset[DeviceId] = frozenset()
+        self._painted_cursor: DeviceId | None = None
+        self._scrolled_to: DeviceId | None = None
+        self._ledger: tuple[object, ...] = ()
 
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
@@ -147,7 +166,7 @@ class DeviceGrid(Pane, can_focus=True):
             self.set_notice(notice or text(self.lang, "no-slices"))
         else:
             self.set_notice(None)
-        self.border_subtitle = stale_note(snap, Kind.SLICES) or stale_note(snap, Kind.CLAIMS)
+        self.set_subtitle(stale_note(snap, Kind.SLICES) or stale_note(snap, Kind.CLAIMS))
         self._show_ledger(view)
         groups = [
             (key, [d.id for d in devs])
@@ -161,7 +180,9 @@ class DeviceGrid(Pane, can_focus=True):
             for device_id, cell in self.cells.items():
                 occ = view.occupancy.get(device_id)
                 warned = flags.by_device.get(device_id, ())
-                if occ is not None and (occ != cell.occupancy or warned != cell.warnings):
+                if occ is None or (occ is cell.occupancy and warned == cell.warnings):
+                    continue
+                if occ != cell.occupancy or warned != cell.warnings:
                     cell.set_occupancy(occ, warned)
         if self.cursor not in self.cells:
             self.cursor = None
@@ -191,7 +212,10 @@ class DeviceGrid(Pane, can_focus=True):
         for warning in self.flags.unattached[:2]:  # no cell to mark: the claim does not exist
             pod = warning.subject.split("/", 1)[-1]
             line.append(f"{MARK} pod {pod}: {short([warning])}  ", style="bold red")
-        self.query_one(".ledger", Static).update(line)
+        shown = (line.plain, tuple(line.spans))
+        if shown != self._ledger:  # the same line again would re-layout the pane
+            self._ledger = shown
+            self.query_one(".ledger", Static).update(line)
 
     def _rebuild(
         self, view: DraView, groups: Sequence[tuple[tuple[str, str, str], list[DeviceId]]]
@@ -200,6 +224,7 @@ class DeviceGrid(Pane, can_focus=True):
         box.remove_children()
         self.cells = {}
         self.order = []
+        self._painted, self._painted_cursor, self._scrolled_to = frozenset(), None, None
         widgets: list[Widget] = []
         for (node, driver, pool), ids in groups:
             generation = next(
@@ -246,18 +271,35 @@ class DeviceGrid(Pane, can_focus=True):
                 self.cursor = first
         self._paint_marks()
 
-    def _paint_marks(self) -> None:
-        for device_id, cell in self.cells.items():
-            cell.set_class(device_id in self.marked, "-marked")
-            cell.set_class(device_id == self.cursor, "-cursor")
-        if self.cursor in self.cells:
-            self.query_one(CellScroll).scroll_to_widget(self.cells[self.cursor], animate=False)
+    def _paint_marks(self, scroll: bool = False) -> None:
+        """Set -marked and -cursor on the cells whose marks changed, not on every cell."""
+        touched = self._painted ^ self.marked
+        if self._painted_cursor != self.cursor:
+            touched |= {d for d in (self._painted_cursor, self.cursor) if d is not None}
+        for device_id in touched:
+            cell = self.cells.get(device_id)
+            if cell is not None:
+                cell.set_marks(device_id in self.marked, device_id == self.cursor)
+        self._painted, self._painted_cursor = self.marked, self.cursor
+        if self.cursor in self.cells and (scroll or self.cursor != self._scrolled_to):
+            self._scrolled_to = self.cursor
+            if self.cells[self.cursor].is_mounted:
+                self._scroll_to_cursor()
+            else:  # mounted just now: it has no place to scroll to until the next refresh
+                self.call_after_refresh(self._scroll_to_cursor)
+
+    def _scroll_to_cursor(self) -> None:
+        cell = self.cells.get(self.cursor) if self.cursor is not None else None
+        if cell is None or not cell.is_mounted or not cell.region.area:
+            self._scrolled_to = None  # not laid out yet: the next repaint tries again
+            return
+        self.query_one(CellScroll).scroll_to_widget(cell, animate=False)
 
     def select_device(self, device: DeviceId) -> None:
         if device not in self.cells:
             return
         self.cursor = device
-        self._paint_marks()
+        self._paint_marks(scroll=True)
         self.post_message(DeviceSelected(device))
 
     def on_device_cell_clicked(self, message: DeviceCell.Clicked) -> None:

@@ -115,6 +115,32 @@ class SlicesScroll(VerticalScroll):
     """Focusable, so the arrow keys scroll many slices."""
 
 
+def slice_parts(view: DraView, s: Slice, lang: str, wide: bool) -> list[RenderableType]:
+    """What one slice shows: title, shared values, devices (beside the node's allocatable)."""
+    parts: list[RenderableType] = [slice_title(s)]
+    if s in view.stale_slices:
+        parts.append(Text("older pool generation: not counted", style="yellow"))
+    shared = common_values(s)
+    if shared.plain:
+        parts.append(shared)
+    devices = device_table(s)
+    if s.node and s in view.slices:
+        alloc = allocatable_table(view, s.node, lang)
+        if wide:
+            side = Table.grid(padding=(0, 3))
+            side.add_row(devices, alloc)
+            parts.append(side)
+        else:
+            parts.extend([devices, Text(""), alloc])
+    else:
+        parts.append(devices)
+    parts.append(Text(""))
+    return parts
+
+
+SliceKey = tuple[object, ...]
+
+
 class SlicesPane(Pane):
     title_key = "slices"
 
@@ -122,11 +148,15 @@ class SlicesPane(Pane):
         super().__init__(info, lang, id=id)
         self.view: DraView | None = None
         self.selected: str | None = None  # slice name the `y` key shows
+        # One Static per slice, and what each shows: claim and pod changes (nearly every
+        # repaint) leave every key alone, so nothing is rendered or measured again.
+        self._keys: list[SliceKey] = []
+        self._names: list[str] = []
+        self._widgets: list[Static] = []
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
-        with SlicesScroll(classes="body"):
-            yield Static("", classes="slices-text")
+        yield SlicesScroll(classes="body")
 
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
@@ -138,38 +168,44 @@ class SlicesPane(Pane):
         if notice is None and not view.slices:
             notice = text(self.lang, "no-slices")
         self.set_notice(notice)
-        self.border_subtitle = stale_note(snap, Kind.SLICES)
+        self.set_subtitle(stale_note(snap, Kind.SLICES))
         self._render_slices()
 
     def on_resize(self, event: events.Resize) -> None:
         self._render_slices()
+
+    def _slice_key(self, view: DraView, s: Slice, wide: bool) -> SliceKey:
+        """Everything a slice's text depends on; the Store never mutates, so `is` works."""
+        stale = s in view.stale_slices
+        if s.node and not stale:
+            alloc = tuple(sorted(view.node_allocatable(s.node).items()))
+            nodes = view.snapshot.state(Kind.NODES).phase if not alloc else ""
+        else:
+            alloc, nodes = (), ""
+        return (s, stale, alloc, nodes, wide)
 
     def _render_slices(self) -> None:
         view = self.view
         if view is None:
             return
         wide = self.content_size.width >= SIDE_BY_SIDE_WIDTH
-        parts: list[RenderableType] = []
-        for s in (*view.slices, *view.stale_slices):
-            parts.append(slice_title(s))
-            if s in view.stale_slices:
-                parts.append(Text("older pool generation: not counted", style="yellow"))
-            shared = common_values(s)
-            if shared.plain:
-                parts.append(shared)
-            devices = device_table(s)
-            if s.node and s in view.slices:
-                alloc = allocatable_table(view, s.node, self.lang)
-                if wide:
-                    side = Table.grid(padding=(0, 3))
-                    side.add_row(devices, alloc)
-                    parts.append(side)
-                else:
-                    parts.extend([devices, Text(""), alloc])
-            else:
-                parts.append(devices)
-            parts.append(Text(""))
-        self.query_one(".slices-text", Static).update(Group(*parts))
+        every = (*view.slices, *view.stale_slices)
+        keys = [self._slice_key(view, s, wide) for s in every]
+        names = [s.name for s in every]
+        box = self.query_one(SlicesScroll)
+        if names != self._names:
+            # Slices came or went: build the list again (rare: drivers publish, then hold).
+            box.remove_children()
+            self._widgets = [
+                Static(Group(*slice_parts(view, s, self.lang, wide)), classes="slices-text")
+                for s in every
+            ]
+            box.mount_all(self._widgets)
+        else:
+            for widget, s, key, old in zip(self._widgets, every, keys, self._keys, strict=True):
+                if key != old:
+                    widget.update(Group(*slice_parts(view, s, self.lang, wide)))
+        self._keys, self._names = keys, names
 
     def selected_slice(self, device_slice: str | None) -> Slice | None:
         """The slice `y` shows: the grid cursor's slice, else the first one."""

@@ -178,7 +178,6 @@ class DashboardScreen(Screen[None]):
         self.details.show(view, self.selected_claim, warnings)
 
     def _show_banner(self, view: DraView, source_problem: str) -> None:
-        banner = self.query_one("#banner", Static)
         states = [view.snapshot.state(k) for k in KINDS]
         failing = [s for s in states if s.phase in ("error", "reconnecting")]
         message = source_problem
@@ -186,11 +185,12 @@ class DashboardScreen(Screen[None]):
             # Every watch fails the same way: the cluster is unreachable, not one kind.
             worst = max(failing, key=lambda s: (s.phase == "error", s.attempts))
             message = failure_text(self.lang, self.info, worst)
-        banner.update(message)
-        banner.display = bool(message)
+        self.show_source_problem(message)
 
     def show_source_problem(self, message: str) -> None:
         banner = self.query_one("#banner", Static)
+        if banner.display == bool(message) and str(banner.content) == message:
+            return  # the same banner (usually none): no re-layout
         banner.update(message)
         banner.display = bool(message)
 

@@ -1,0 +1,130 @@
+"""A repaint touches only what changed (issue 6): claim and pod changes leave the slices alone,
+the claims table is updated row by row in claim order, grid marks move cell by cell, and the
+App tells a frame hook which store revision reached the screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.widgets import Static
+
+from gsb_tui.kube.store import Change
+from gsb_tui.snapshot import Kind
+from gsb_tui.ui.app import COST_FACTOR
+from tests.ui.helpers import make_app, wait_until
+from tests.ui.scripted import ScriptedSource, claim, pod, resource_slice, synced
+
+
+def added(kind: Kind, obj: dict[str, object]) -> Change:
+    return Change(kind, "ADDED", obj=obj)
+
+
+def deleted(kind: Kind, obj: dict[str, object]) -> Change:
+    return Change(kind, "DELETED", obj=obj)
+
+
+async def test_claim_changes_update_rows_in_place_and_leave_slices_alone() -> None:
+    source = ScriptedSource()
+    frames: list[int] = []
+    app = make_app(source, repaint_interval=0.0)
+    app.frame_hook = frames.append
+    first = claim("m-claim", "node-a", ["gpu-1"], ["user"])
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        source.push(*synced(Kind.CLAIMS, [first]), *synced(Kind.PODS, [pod("user", "m-claim")]))
+        await wait_until(pilot, lambda: app.dashboard.claims.rows)
+        dash = app.dashboard
+        table = dash.claims.table
+        slice_widgets = list(dash.slices.query(".slices-text").results(Static))
+        assert len(slice_widgets) == len(app.view.slices) if app.view else False
+        slice_content = [w.content for w in slice_widgets]
+        row_key = f"{first['metadata']['namespace']}/m-claim"
+        kept_row = table.get_row(row_key)
+
+        # One claim sorts before, one after the existing row; neither is appended out of order.
+        source.push(added(Kind.CLAIMS, claim("a-claim")), added(Kind.CLAIMS, claim("z-claim")))
+        await wait_until(pilot, lambda: len(dash.claims.rows) == 3)
+        await wait_until(pilot, lambda: table.row_count == 3)
+        names = [str(table.get_row_at(i)[0]).rsplit("/", 1)[-1] for i in range(table.row_count)]
+        assert names == sorted(names) == ["a-claim", "m-claim", "z-claim"]
+        # The unchanged row kept its cells; the slices kept their widgets and their content.
+        assert all(a is b for a, b in zip(table.get_row(row_key), kept_row, strict=True))
+        assert list(dash.slices.query(".slices-text").results(Static)) == slice_widgets
+        assert [w.content for w in slice_widgets] == slice_content
+
+        source.push(deleted(Kind.CLAIMS, claim("a-claim")))
+        await wait_until(pilot, lambda: table.row_count == 2)
+        assert [k[1] for k in dash.claims.visible_keys()] == ["m-claim", "z-claim"]
+
+        # The hook heard of the revision the screen shows.
+        revision = app.store.revision
+        await wait_until(pilot, lambda: app.painted_revision == revision)
+        await wait_until(pilot, lambda: frames and frames[-1] == revision)
+        assert frames == sorted(frames)
+
+
+async def test_grid_marks_move_only_between_the_cells_involved() -> None:
+    source = ScriptedSource()
+    app = make_app(source)
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        source.push(
+            *synced(
+                Kind.CLAIMS,
+                [claim("one", "node-a", ["gpu-1"], ["p1"]), claim("two", "node-a", ["gpu-2"])],
+            ),
+            *synced(Kind.PODS, [pod("p1", "one", "node-a")]),
+        )
+        await wait_until(pilot, lambda: app.dashboard.grid.cells)
+        dash = app.dashboard
+        grid = dash.grid
+        assert app.view is not None
+        two = app.view.claims[next(k for k in app.view.claims if k[1] == "two")]
+        touched: list[object] = []
+        for device_id, cell in grid.cells.items():
+            original = cell.set_marks
+
+            def spy(
+                marked: bool,
+                cursor: bool,
+                _id: object = device_id,
+                _f: Callable[[bool, bool], None] = original,
+            ) -> None:
+                touched.append(_id)
+                _f(marked, cursor)
+
+            cell.set_marks = spy  # type: ignore[method-assign]
+        grid.mark_claim(two)
+        assert len(set(touched)) <= 4  # old mark, old cursor, new mark, new cursor
+        marked = {d for d, c in grid.cells.items() if c.has_class("-marked")}
+        assert marked == set(two.devices)
+        touched.clear()
+        grid.mark_claim(two)  # the same marks again: no cell is touched
+        assert touched == []
+
+
+async def test_a_costly_repaint_widens_the_throttle() -> None:
+    app = make_app(ScriptedSource())
+    assert app.throttle_interval() == app.repaint_interval
+    app.paint_cost = 1.5
+    assert app.throttle_interval() == COST_FACTOR * 1.5
+
+
+async def test_claim_names_widen_with_the_pane_after_a_resize() -> None:
+    source = ScriptedSource()
+    app = make_app(source)
+    name = "a-very-long-claim-name-that-goes-on-and-on"
+    long = claim(name, "node-a", ["gpu-1"], ["user"])
+    full = f"{long['metadata']['namespace']}/{long['metadata']['name']}"
+    async with app.run_test(size=(80, 24)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        source.push(
+            *synced(Kind.CLAIMS, [long, claim(f"b-{name}")]),
+            *synced(Kind.PODS, [pod("user", name, "node-a")]),
+        )
+        await wait_until(pilot, lambda: app.dashboard.claims.rows)
+        await pilot.pause(0.3)  # drawn at 80 columns first
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause(0.3)
+        await pilot.pause()
+        assert full in app.export_screenshot()  # the whole name, namespace and all
