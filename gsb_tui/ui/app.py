@@ -33,7 +33,7 @@ from gsb_tui.ui.messages import (
     StoreChanged,
     VerdictsReady,
 )
-from gsb_tui.ui.panes.checklist import lab_evaluate
+from gsb_tui.ui.panes.checklist import lab_evaluate, step_title
 from gsb_tui.ui.panes.claims import ClaimFilter
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
@@ -110,6 +110,7 @@ class GsbApp(App[int]):
         self.deferred_repaints = 0  # repaints the throttle held back (the rest ran at once)
         self.crash_line = ""  # set when an unhandled error ends the app
         self.verdicts_view: DraView | None = None  # the view the checklist was judged on
+        self.newly_green: list[int] = []  # steps announced as newly green, in order
         self._last_paint = float("-inf")
         self._paint_timer: Timer | None = None
         # What the last repaint cost, up to its first frame written: the throttle's interval
@@ -267,7 +268,23 @@ class GsbApp(App[int]):
         verdicts = list(message.verdicts) if message.verdicts is not None else None
         if verdicts == checklist.verdicts and message.error == checklist.error:
             return  # the same verdicts as before: no second frame for nothing
+        self._announce_green(checklist.verdicts, verdicts)
         checklist.show(verdicts, message.error)
+
+    def _announce_green(self, before: Sequence[Any] | None, after: Sequence[Any] | None) -> None:
+        """Say so when a step turns green (not for steps already green when gsb-tui started)."""
+        if not before or not after:
+            return
+        was_green = {v.step for v in before if v.ok}
+        for verdict in after:
+            if verdict.ok and verdict.step not in was_green:
+                title = step_title(verdict.step, self.lang)
+                self.newly_green.append(verdict.step)
+                self.notify(
+                    text(self.lang, "step-green", step=verdict.step, title=title),
+                    title="✓",
+                    timeout=6,
+                )
 
     # --- frames ----------------------------------------------------------------------------
 

@@ -101,3 +101,29 @@ async def test_a_failing_check_keeps_the_dashboard_running(
         await wait_until(pilot, lambda: app.dashboard.checklist.error)
         assert "ValueError: check bug" in app.dashboard.checklist.notice_text
         assert app.dashboard.grid.cells
+
+
+async def test_a_step_turning_green_is_announced(
+    step8: Snapshot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.ui.app import GsbApp
+    from gsb_tui.ui.messages import LabFilesChanged
+
+    view = build_view(step8)
+    (slice_,) = view.slices
+    models = {d.attribute("model") for d in slice_.devices}
+    answer = (
+        f"driver={slice_.driver}\ndevices={len(slice_.devices)}\n"
+        f"node={slice_.node}\nmodel={models.pop()}\n"
+    )
+    app = GsbApp(SnapshotSource(step8), tmp_path, "en", watch_lab_dir=False)
+    notes: list[str] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+        monkeypatch.setattr(app, "notify", lambda message, **_kw: notes.append(str(message)))
+        await wait_until(pilot, lambda: app.dashboard.checklist.verdicts)
+        assert not any(v.ok for v in app.dashboard.checklist.verdicts or [] if v.step == 1)
+        (tmp_path / "slices.txt").write_text(answer)
+        app.post_message(LabFilesChanged())
+        await wait_until(pilot, lambda: app.newly_green == [1])
+    assert notes == [text("en", "step-green", step=1, title=lab.step(1).title("en"))]
