@@ -11,6 +11,7 @@ import base64
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -46,8 +47,32 @@ def default_dir() -> Path:
     return Path(base) / "gsb-tui" / "cluster"
 
 
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
+    """A free loopback port below the ephemeral range.
+
+    A port from the ephemeral range can be taken while its server restarts: a client that keeps
+    dialling it may get that very number as its own source port (a TCP self-connect), and the
+    restarted server then fails with "address already in use". Seen in the restart tests.
+    """
+    low, _ = _ephemeral_range()
+    ceiling = max(low - 1, 11000)
+    for _ in range(200):
+        port = random.randint(10000, ceiling)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as sock:  # everything below the range busy: let the kernel choose
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
