@@ -461,11 +461,12 @@ class ControlPlane:
         if pid is None:
             raise ClusterError(f"{name} is not running")
         os.kill(pid, sig)
+        # Wait until it is gone, not just a zombie: a Go program's other threads can still hold
+        # its listening socket after the leader turned zombie, and a restart would find the port
+        # in use. Our own children are reaped here; others are reaped by their parent.
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and _proc_start_ticks(pid) is not None:
-            if _is_zombie(pid):
-                _reap(pid)
-                break
+            _reap(pid)
             time.sleep(0.02)
         return pid
 
@@ -476,7 +477,11 @@ class ControlPlane:
             raise ClusterError(f"no recorded arguments for {name}; run `up` again")
         if self._alive(name):
             raise ClusterError(f"{name} is still running")
-        self._spawn(name, [str(a) for a in data["args"]])
+        args = [str(a) for a in data["args"]]
+        for arg in args:  # the old process's port may be a moment from free
+            if arg.startswith("--secure-port="):
+                _wait_port_free(int(arg.split("=", 1)[1]))
+        self._spawn(name, args)
 
     def info(self) -> dict[str, Any]:
         try:
@@ -503,6 +508,18 @@ class ControlPlane:
         cluster = config["clusters"][0]["cluster"]
         ca = self.pki / "apiserver.crt"
         return Rest(cluster["server"], read_token(self.pki), ca)
+
+
+def _wait_port_free(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("127.0.0.1", port))
+                return
+            except OSError:
+                time.sleep(0.05)
 
 
 def _is_zombie(pid: int) -> bool:

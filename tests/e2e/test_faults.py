@@ -35,7 +35,10 @@ async def test_api_server_kill_and_restart(cluster: ControlPlane) -> None:
                 lambda s: s.state(Kind.CLAIMS).phase == "reconnecting",
             )
             cluster.start_again("kube-apiserver")
+            deadline = time.monotonic() + 60
             while not rest.healthy():
+                assert cluster.running()["kube-apiserver"], "the API server did not start again"
+                assert time.monotonic() < deadline, "the API server did not become ready"
                 time.sleep(0.05)
             ready = time.monotonic()
             # Changes made before the reflector is back must still arrive (re-list).
