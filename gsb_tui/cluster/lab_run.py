@@ -155,40 +155,24 @@ class LabRunner:
 
     def cleanup(self, mark: Callable[[str], None]) -> None:
         """Delete the learner's pods and claims; generated claims go with their pods."""
-        subprocess.run(
-            [
-                kubectl(),
-                f"--kubeconfig={self.cp.kubeconfig}",
-                "-n",
-                NS,
-                "delete",
-                "pods",
-                "--all",
-                "--wait=true",
-                "--timeout=60s",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            check=False,
-        )
-        subprocess.run(
-            [
-                kubectl(),
-                f"--kubeconfig={self.cp.kubeconfig}",
-                "-n",
-                NS,
-                "delete",
-                "resourceclaims,resourceclaimtemplates",
-                "--all",
-                "--wait=true",
-                "--timeout=60s",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=90,
-            check=False,
-        )
+        for kinds in ("pods", "resourceclaims,resourceclaimtemplates"):
+            subprocess.run(
+                [
+                    kubectl(),
+                    f"--kubeconfig={self.cp.kubeconfig}",
+                    "-n",
+                    NS,
+                    "delete",
+                    kinds,
+                    "--all",
+                    "--wait=true",
+                    "--timeout=60s",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=90,
+                check=False,
+            )
 
         def empty() -> bool:
             claims = self.rest.get(f"/apis/resource.k8s.io/v1/namespaces/{NS}/resourceclaims")

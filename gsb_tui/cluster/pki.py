@@ -68,14 +68,19 @@ def _cert(
     return builder.sign(issuer_key, hashes.SHA256())
 
 
+def new_ca(common_name: str) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+    return _cert(name, key, name, key, ca=True), key
+
+
 def write_pki(folder: Path) -> Pki:
     folder.mkdir(parents=True, exist_ok=True)
     _private(folder / "sa.key", _pem_key(ec.generate_private_key(ec.SECP256R1())))
     token = secrets.token_hex(24)
     _private(folder / "tokens.csv", f'{token},admin,admin-uid,"system:masters"\n'.encode())
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "gsb-lab-client-ca")])
-    ca = _cert(ca_name, ca_key, ca_name, ca_key, ca=True)
+    ca, ca_key = new_ca("gsb-lab-client-ca")
+    ca_name = ca.subject
     (folder / "client-ca.crt").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
     admin_key = ec.generate_private_key(ec.SECP256R1())
     admin_name = x509.Name(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import datetime
 import json
 import socket
 import subprocess
@@ -11,29 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
+from cryptography.hazmat.primitives import serialization
 
 from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.cluster.pki import new_ca
 
 
 def other_ca() -> bytes:
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "not-the-cluster-ca")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now)
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
+    cert, _key = new_ca("not-the-cluster-ca")
     return cert.public_bytes(serialization.Encoding.PEM)
 
 
