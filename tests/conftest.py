@@ -10,26 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Snapshot
-
-FIXTURES = Path(__file__).parent / "fixtures"
-LAB_RECORDING = FIXTURES / "lab.jsonl"
+from tests.recorded import RECORDING, snap
 
 
 @pytest.fixture(scope="session")
 def lab_recording() -> Path:
-    return LAB_RECORDING
+    return RECORDING
 
 
 @pytest.fixture(scope="session")
 def lab_snapshot() -> Callable[[str], Snapshot]:
     """lab_snapshot("step-6") -> the cluster as recorded right after lab step 6."""
-    cache: dict[str, Snapshot] = {}
-
-    def get(mark: str) -> Snapshot:
-        if mark not in cache:
-            cache[mark] = snapshot_at(LAB_RECORDING, mark)
-        return cache[mark]
-
-    return get
+    return snap

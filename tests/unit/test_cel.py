@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 import itertools
 import re
 from fractions import Fraction
@@ -39,16 +38,11 @@ from gsb_tui.dra.model import (
 from gsb_tui.dra.quantity import MAX_INT64, QuantityError, parse_quantity
 from gsb_tui.dra.semver import SemverError, parse_semver
 from gsb_tui.kube.recording import snapshot_at
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.snapshot import Kind
+from tests.recorded import RECORDING, snap
 
 ROOT = Path(__file__).resolve().parents[2]
-RECORDING = ROOT / "tests" / "fixtures" / "lab.jsonl"
 CLUSTER_FACTS = ROOT / "docs" / "CLUSTER-FACTS.md"
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
 
 
 def devices(mark: str = "step-0") -> list[Device]:

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 import pytest
 
 from gsb_tui.dra.ledger import compute_ledger
 from gsb_tui.dra.model import DeviceId
-from gsb_tui.dra.view import DraView, build_view
-from gsb_tui.kube.recording import marks, snapshot_at
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.kube.recording import marks
+from gsb_tui.snapshot import Kind
+from tests.recorded import RECORDING, snap, view
 
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
 ALL_MARKS = marks(RECORDING)  # the steps, the two mistakes and the cleanup
 NS = "dra-lab"
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
-
-
-@functools.cache
-def view(mark: str) -> DraView:
-    return build_view(snap(mark))
 
 
 def recorded_results(mark: str) -> list[DeviceId]:

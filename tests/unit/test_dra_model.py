@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import copy
-import functools
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gsb_tui.dra.model import parse_claim, parse_event, parse_pod, parse_slice
-from gsb_tui.kube.recording import marks, snapshot_at
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.kube.recording import marks
+from gsb_tui.snapshot import Kind
+from tests.recorded import RECORDING, snap
 
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
 STEPS = [f"step-{i}" for i in range(9)]
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
 
 
 def all_marks() -> list[str]:

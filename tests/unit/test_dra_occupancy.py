@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import copy
-import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gsb_tui.dra.model import Claim, DeviceId, parse_claim, parse_slice
 from gsb_tui.dra.occupancy import compute_occupancy
-from gsb_tui.kube.recording import marks, snapshot_at
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.kube.recording import marks
+from gsb_tui.snapshot import Kind
+from tests.recorded import RECORDING, snap
 
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
 ALL_MARKS = marks(RECORDING)  # the steps, the two mistakes and the cleanup
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
 
 
 def parsed(mark: str) -> tuple[list[Any], list[Claim]]:

@@ -3,31 +3,18 @@
 from __future__ import annotations
 
 import copy
-import functools
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gsb_tui.dra.model import DeviceId, parse_pod
-from gsb_tui.dra.view import DraView, build_view
-from gsb_tui.kube.recording import snapshot_at
+from gsb_tui.dra.view import build_view
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot, obj_key
+from tests.recorded import snap, view
 
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
 STEPS = [f"step-{i}" for i in range(9)]
 NS = "dra-lab"
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
-
-
-@functools.cache
-def view(mark: str) -> DraView:
-    return build_view(snap(mark))
 
 
 def with_objects(base: Snapshot, kind: Kind, objs: dict[ObjKey, Obj]) -> Snapshot:

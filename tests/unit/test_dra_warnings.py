@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import copy
-import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gsb_tui.dra.view import build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
-from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind, KindState, Obj, ObjKey, Snapshot, obj_key
+from tests.recorded import snap
 
-RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "lab.jsonl"
 STEPS = [f"step-{i}" for i in range(9)]
 NS = "dra-lab"
-
-
-@functools.cache
-def snap(mark: str) -> Snapshot:
-    return snapshot_at(RECORDING, mark)
 
 
 def replaced(base: Snapshot, kind: Kind, objs: dict[ObjKey, Obj]) -> Snapshot:
