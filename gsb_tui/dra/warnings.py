@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from gsb_tui.dra.occupancy import claim_ref
 from gsb_tui.dra.view import DraView
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.snapshot import KINDS, Kind, Snapshot
 
 
 @dataclass(frozen=True)
@@ -71,34 +71,39 @@ def _missing_refs(view: DraView) -> list[DraWarning]:
     for pod in view.pods.values():
         ref = f"{pod.namespace}/{pod.name}"
         for entry in pod.claims:
-            if (
-                entry.claim_name
-                and _knows_all(view.snapshot, Kind.CLAIMS, pod.namespace)
-                and (pod.namespace, entry.claim_name) not in view.claims
+            # (name used, kind, what exists, code, consequence, field to fix)
+            for name, kind, known, code, consequence, field in (
+                (
+                    entry.claim_name,
+                    Kind.CLAIMS,
+                    view.claims,
+                    "missing-claim",
+                    "the pod cannot be scheduled. Create the claim",
+                    "resourceClaimName",
+                ),
+                (
+                    entry.template_name,
+                    Kind.TEMPLATES,
+                    view.templates,
+                    "missing-template",
+                    "no claim can be made for it. Create the template",
+                    "resourceClaimTemplateName",
+                ),
             ):
-                out.append(
-                    DraWarning(
-                        "missing-claim",
-                        ref,
-                        f"pod {pod.name} uses ResourceClaim {entry.claim_name}, which does not"
-                        f" exist in {pod.namespace}: the pod cannot be scheduled. Create the claim"
-                        " or fix resourceClaimName.",
+                if (
+                    name
+                    and _knows_all(view.snapshot, kind, pod.namespace)
+                    and (pod.namespace, name) not in known
+                ):
+                    what = KINDS[kind].object_kind
+                    out.append(
+                        DraWarning(
+                            code,
+                            ref,
+                            f"pod {pod.name} uses {what} {name}, which does not exist in"
+                            f" {pod.namespace}: {consequence} or fix {field}.",
+                        )
                     )
-                )
-            if (
-                entry.template_name
-                and _knows_all(view.snapshot, Kind.TEMPLATES, pod.namespace)
-                and (pod.namespace, entry.template_name) not in view.templates
-            ):
-                out.append(
-                    DraWarning(
-                        "missing-template",
-                        ref,
-                        f"pod {pod.name} uses ResourceClaimTemplate {entry.template_name}, which"
-                        f" does not exist in {pod.namespace}: no claim can be made for it. Create"
-                        " the template or fix resourceClaimTemplateName.",
-                    )
-                )
     return out
 
 
