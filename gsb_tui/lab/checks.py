@@ -258,6 +258,19 @@ def _unquote(value: str) -> str:
 # ------------------------------------------------------------------ YAML steps, shared parts
 
 
+def _manifest_step(
+    view: DraView, files: LabFiles, step_id: int
+) -> tuple[str, str, SubCheck, YamlDocs | None, bool, Text | None]:
+    """What every manifest step (3, 5, 6, 7) starts from: its file read and parsed, whether the
+    learner has started (file or objects), and whether the cluster can judge it yet."""
+    s = step(step_id)
+    file = s.file
+    path = str(files.path(file))  # cluster hints name the file to apply
+    file_sub, docs, started = _yaml(files, file, s.objects)
+    started = started or cluster.any_exists(view, s.objects)
+    return file, path, file_sub, docs, started, cluster.blocked_reason(view, _WORKLOAD_KINDS)
+
+
 def _yaml(
     files: LabFiles, name: str, wanted: Sequence[tuple[str, str]]
 ) -> tuple[SubCheck, YamlDocs | None, bool]:
@@ -385,12 +398,7 @@ def _live_template(view: DraView, name: str, file: str, lab_class: str, count: i
 
 
 def check_one(view: DraView, files: LabFiles) -> Verdict:
-    s = step(3)
-    file = s.file
-    path = str(files.path(file))  # cluster hints name the file to apply
-    file_sub, docs, started = _yaml(files, file, s.objects)
-    started = started or cluster.any_exists(view, s.objects)
-    block = cluster.blocked_reason(view, _WORKLOAD_KINDS)
+    file, path, file_sub, docs, started, block = _manifest_step(view, files, 3)
     lab_class = _class_name(view)
     rule = manifests.RequestRule(count=1)
     subs = [
@@ -582,12 +590,7 @@ def check_claim(view: DraView, files: LabFiles) -> Verdict:
 
 
 def check_pick(view: DraView, files: LabFiles) -> Verdict:
-    s = step(5)
-    file = s.file
-    path = str(files.path(file))  # cluster hints name the file to apply
-    file_sub, docs, started = _yaml(files, file, s.objects)
-    started = started or cluster.any_exists(view, s.objects)
-    block = cluster.blocked_reason(view, _WORKLOAD_KINDS)
+    file, path, file_sub, docs, started, block = _manifest_step(view, files, 5)
     driver = cluster.lab_driver(view)
     lab_class = _class_name(view)
     rule = manifests.RequestRule(count=1, selector=True)
@@ -697,12 +700,7 @@ def _picked_device(
 
 
 def check_shared(view: DraView, files: LabFiles) -> Verdict:
-    s = step(6)
-    file = s.file
-    path = str(files.path(file))  # cluster hints name the file to apply
-    file_sub, docs, started = _yaml(files, file, s.objects)
-    started = started or cluster.any_exists(view, s.objects)
-    block = cluster.blocked_reason(view, _WORKLOAD_KINDS)
+    file, path, file_sub, docs, started, block = _manifest_step(view, files, 6)
     lab_class = _class_name(view)
     rule = manifests.RequestRule(count=1)
     subs = [
@@ -766,12 +764,7 @@ def check_shared(view: DraView, files: LabFiles) -> Verdict:
 
 
 def check_two(view: DraView, files: LabFiles) -> Verdict:
-    s = step(7)
-    file = s.file
-    path = str(files.path(file))  # cluster hints name the file to apply
-    file_sub, docs, started = _yaml(files, file, s.objects)
-    started = started or cluster.any_exists(view, s.objects)
-    block = cluster.blocked_reason(view, _WORKLOAD_KINDS)
+    file, path, file_sub, docs, started, block = _manifest_step(view, files, 7)
     lab_class = _class_name(view)
     rule = manifests.RequestRule(count=2, explicit=True)
     subs = [
