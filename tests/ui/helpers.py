@@ -8,8 +8,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from gsb_tui.dra.model import DeviceId
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.ui.app import REPAINT_INTERVAL, RETRY_DELAYS, GsbApp
+from gsb_tui.ui.panes.device_canvas import DeviceCanvas
 
 NO_LAB_DIR = Path("/nonexistent-gsb-dra")  # fixed, so checklist texts do not vary per run
 
@@ -42,4 +44,15 @@ async def wait_until(
                 f"timed out waiting for {getattr(predicate, '__name__', predicate)}"
             )
         await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def click_device(pilot: Pilot[int], app: GsbApp, device: DeviceId) -> None:
+    """Click a device's cell in the grid as a user would (scrolling it into view first)."""
+    canvas = app.dashboard.grid.canvas
+    canvas.scroll_to_device(device)
+    await pilot.pause()
+    offset = canvas.offset_of(device)
+    assert offset is not None, f"{device.device} is not on screen"
+    await pilot.click(DeviceCanvas, offset=offset)
     await pilot.pause()

@@ -356,10 +356,11 @@ async def test_mistake_1_is_marked_on_the_cell_and_the_row(
     async with app.run_test(size=(160, 48)) as pilot:
         await _ready(pilot, app)
         grid = app.dashboard.grid
-        warned = {d.device for d, cell in grid.cells.items() if cell.has_class("-warned")}
+        warned = {d.device for d, cell in grid.cells.items() if cell.warned}
         assert warned == devices
-        for device_id, cell in grid.cells.items():
-            assert ("⚠" in str(cell.border_title)) == (device_id.device in devices)
+        for device_id in grid.cells:
+            title = grid.canvas.cell_text(device_id)[0]
+            assert ("⚠" in title) == (device_id.device in devices)
         claims = app.dashboard.claims
         flagged = {k for k in claims.visible_keys() if claims.flag_of(k)}
         assert flagged == {key}
@@ -412,9 +413,9 @@ async def test_claim_warnings_are_marked_and_spelled_out(
         await wait_until(pilot, lambda: len(app.dashboard.claims.visible_keys()) == 3)
         await _ready(pilot, app)
         cells = {d.device: c for d, c in app.dashboard.grid.cells.items()}
-        assert cells[device].has_class("-warned")
-        assert f"⚠ {label}" in str(cells[device].border_title)
-        assert not cells["gpu-2"].has_class("-warned")  # the healthy claim's device
+        assert cells[device].warned
+        assert f"⚠ {label}" in app.dashboard.grid.canvas.cell_text(cells[device].device_id)[0]
+        assert not cells["gpu-2"].warned  # the healthy claim's device
         key = (NAMESPACE, claim_name)
         assert app.dashboard.claims.flag_of(key) == label
         assert app.dashboard.claims.flag_of((NAMESPACE, "ok")) == ""

@@ -5,6 +5,7 @@ Expected values come from the recorded objects (through dra/), never from consta
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,11 +19,10 @@ from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.describe import claim_warnings, to_yaml
 from gsb_tui.ui.panes.claims import ClaimTable
-from gsb_tui.ui.panes.grid import DeviceCell
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from tests.ui.helpers import make_app, wait_until
+from tests.ui.helpers import click_device, make_app, wait_until
 from tests.ui.scripted import SnapshotSource
 
 
@@ -54,7 +54,7 @@ async def test_clicking_a_device_selects_its_claim(step8: Snapshot, view8: DraVi
             if occ.status == "free":
                 continue
             holder = occ.claims[0]
-            await pilot.click(dash.grid.cells[device_id])
+            await click_device(pilot, app, device_id)
             await pilot.pause()
             assert dash.grid.cursor == device_id
             assert dash.selected_claim == holder.key
@@ -84,7 +84,7 @@ async def test_moving_in_the_claims_table_marks_that_claims_devices(
             assert dash.selected_claim == key
             assert dash.grid.marked == frozenset(claim.devices)
             for device_id in claim.devices:
-                assert dash.grid.cells[device_id].has_class("-marked")
+                assert dash.grid.cells[device_id].marked
             if claim.devices:
                 assert dash.grid.cursor in claim.devices
 
@@ -132,7 +132,7 @@ async def test_y_opens_the_selected_claims_raw_yaml(
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
         device = view8.claims[shared].devices[0]
-        await pilot.click(app.dashboard.grid.cells[device])
+        await click_device(pilot, app, device)
         await pilot.press("y")
         await pilot.pause()
         screen = app.screen
@@ -156,7 +156,7 @@ async def test_y_on_a_free_device_shows_its_slice(step8: Snapshot, view8: DraVie
     slice_name = view8.occupancy[free].device.slice_name
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
-        await pilot.click(app.dashboard.grid.cells[free])
+        await click_device(pilot, app, free)
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, TextViewScreen)
@@ -251,17 +251,26 @@ async def test_q_quits(step8: Snapshot) -> None:
 
 async def test_grid_cells_name_claims_and_pods(step8: Snapshot, view8: DraView) -> None:
     app = _app(step8)
+    colours: dict[str, set[object]] = defaultdict(set)
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
+        canvas = app.dashboard.grid.canvas
         for device_id, occ in view8.occupancy.items():
             cell = app.dashboard.grid.cells[device_id]
-            shown = str(cell.render())
-            assert cell.border_subtitle == occ.status  # the state in words
-            assert cell.has_class(f"-{occ.status}")  # and in colour
+            drawn = canvas.cell_text(device_id)
+            shown = "\n".join(drawn)
+            assert drawn[-1].split()[-2] == occ.status  # the state in words, bottom border
+            assert device_id.device in drawn[0]
+            colours[occ.status].add(canvas.cell_segments(device_id)[0][0].style.color)
+            assert cell.status == occ.status
             for claim in occ.claims:
                 assert claim.name in shown
             for consumer in occ.consumers:
                 assert consumer.split("/", 1)[1] in shown
+    # and in colour: one border colour per state, a different one for each
+    assert len(colours) >= 2
+    assert all(len(found) == 1 for found in colours.values())
+    assert len({next(iter(found)) for found in colours.values()}) == len(colours)
 
 
 async def test_claims_table_matches_kubectl_state(step8: Snapshot, view8: DraView) -> None:
@@ -275,7 +284,7 @@ async def test_claims_table_matches_kubectl_state(step8: Snapshot, view8: DraVie
             assert str(row[1]) == claim.state
             for device_id in claim.devices:
                 assert device_id.device in str(row[2])
-        assert len(list(app.dashboard.query(DeviceCell))) == len(view8.devices)
+        assert len(app.dashboard.grid.cells) == len(view8.devices)
 
 
 async def test_details_show_the_warnings_about_a_claim(
@@ -296,7 +305,7 @@ async def test_details_show_the_warnings_about_a_claim(
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
         device = view.claims[key].devices[0]
-        await pilot.click(app.dashboard.grid.cells[device])
+        await click_device(pilot, app, device)
         await pilot.pause()
         assert app.dashboard.selected_claim == key
         shown = str(app.dashboard.details.query_one(".details-text").render())

@@ -58,7 +58,7 @@ async def test_replay_to_step_8_shows_the_recorded_allocations(
         }
         assert set(shown_taken) == set(expected)
         for device, claim_names in expected.items():
-            text = str(shown_taken[device].render())
+            text = "\n".join(app.dashboard.grid.canvas.cell_text(shown_taken[device].device_id))
             for name in claim_names:
                 assert name in text
         assert {d.device for d in cells} == _published(snapshot_at(lab_recording, "step-8"))

@@ -33,7 +33,8 @@ from gsb_tui.ui.panes.base import failure_text
 from gsb_tui.ui.panes.checklist import ChecklistPane
 from gsb_tui.ui.panes.claims import ClaimsPane, ClaimTable
 from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
-from gsb_tui.ui.panes.grid import DeviceGrid, holders
+from gsb_tui.ui.panes.device_canvas import holders
+from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.panes.header import StatusHeader
 from gsb_tui.ui.panes.slices import SlicesPane, SlicesScroll
 from gsb_tui.ui.screens.text_view import TextViewScreen
