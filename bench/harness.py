@@ -226,17 +226,23 @@ class TmuxApp:
 
     def __init__(self, args: list[str], width: int = 200, height: int = 60) -> None:
         self.session = f"gsb-bench-{os.getpid()}-{time.monotonic_ns() % 10**9}"
+        # A server of its own: nobody else's sessions, options or restarts get in the way.
+        self.socket = self.session
         self.args = args
         self.width, self.height = width, height
         self.started = 0.0
 
     def _tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        ).stdout
 
     def __enter__(self) -> TmuxApp:
-        subprocess.run(
+        started = subprocess.run(
             [
                 "tmux",
+                "-L",
+                self.socket,
                 "new-session",
                 "-d",
                 "-s",
@@ -247,8 +253,14 @@ class TmuxApp:
                 str(self.height),
                 "cat",
             ],
-            check=True,
+            capture_output=True,
+            text=True,
+            check=False,
         )
+        if started.returncode:
+            raise RuntimeError(
+                f"tmux new-session failed ({started.returncode}): {started.stderr.strip()}"
+            )
         self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
         env = f"XDG_STATE_HOME={shlex.quote(tempfile.gettempdir())}/gsb-bench-state"
         command = f"exec env {env} " + " ".join(shlex.quote(a) for a in self.args)
@@ -274,7 +286,10 @@ class TmuxApp:
     def __exit__(self, *exc: object) -> None:
         self._tmux("send-keys", "-t", self.session, "q")
         time.sleep(0.3)
-        self._tmux("kill-session", "-t", self.session)
+        socket = self._tmux("display-message", "-p", "#{socket_path}").strip()
+        self._tmux("kill-server")
+        if socket:
+            Path(socket).unlink(missing_ok=True)
 
 
 def all_synced(screen: str) -> bool:
