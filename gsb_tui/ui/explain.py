@@ -106,9 +106,8 @@ def wrapped(out: Text, line: str, indent: str, width: int, style: str = "", hang
         out.append("\n")
 
 
-def _device_label(view: DraView, device: DeviceId) -> str:
-    pools = {d.id.pool for d in view.devices}
-    return f"{device.pool}/{device.device}" if len(pools) > 1 else device.device
+def _device_label(device: DeviceId, several_pools: bool) -> str:
+    return f"{device.pool}/{device.device}" if several_pools else device.device
 
 
 def _names(labels: Sequence[str]) -> str:
@@ -143,6 +142,7 @@ def outcome_groups(
         "class": Group("✗", "class", "dim"),
         "selectors": Group("✗", "selectors", "dim"),
     }
+    several_pools = len({d.id.pool for d in view.devices}) > 1  # once, not once per device
     for device in view.devices:
         outcome = preview.outcomes.get(device.id)
         if outcome is None:
@@ -154,7 +154,7 @@ def outcome_groups(
             groups.setdefault(key, Group("✗", "error", "red", error=outcome.error))
         else:
             key = "selectors" if device.id in class_ok else "class"
-        groups[key].devices.append(_device_label(view, device.id))
+        groups[key].devices.append(_device_label(device.id, several_pools))
     return [g for g in groups.values() if g.devices]
 
 
