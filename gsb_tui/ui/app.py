@@ -213,7 +213,8 @@ class GsbApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, SelectorScreen):
                 screen.show_view(view)
-        self._evaluate_lab(view)
+        # After the frame: the checks' thread would compete for the GIL while it is composed.
+        self.call_after_refresh(self._evaluate_lab, view)
         self._load_cel()  # after the first frame with data, not on the way to it
         if not self._gc_frozen and view.snapshot.synced:
             # Everything alive now (modules, widgets, the first lists) stays alive: moving it

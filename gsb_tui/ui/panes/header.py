@@ -67,15 +67,25 @@ class StatusHeader(Widget):
         self.clock = clock
         self.snapshot: Snapshot | None = None
         self.finished = False  # a replay that has played everything
+        self._shown: tuple[object, ...] = ()  # the text and styles on screen
 
     def on_mount(self) -> None:
-        # Only the age changes with time; one repaint a second is plenty.
-        self.set_interval(1.0, self.refresh)
+        # Only the age changes with time; a look once a second is plenty.
+        self.set_interval(1.0, self._refresh_if_changed)
 
     def show(self, snapshot: Snapshot, finished: bool = False) -> None:
         self.snapshot = snapshot
         self.finished = finished
-        self.refresh()
+        self._refresh_if_changed()
+
+    def _refresh_if_changed(self) -> None:
+        """Redraw only when the words or their styles change: most events leave the header as
+        it was ("last event just now"), and its redraw would be part of every frame."""
+        content = self.render()
+        shown = (content.plain, tuple(content.spans), self.size.width)
+        if shown != self._shown:
+            self._shown = shown
+            self.refresh()
 
     def _first_line(self) -> Text:
         info = self.info
