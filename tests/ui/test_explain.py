@@ -84,7 +84,7 @@ def _words(text: str) -> str:
 def _row_marked(app: GsbApp, key: tuple[str, str]) -> bool:
     """The CLAIM cell of the claim's row starts with the warning marker."""
     table = app.dashboard.claims.table
-    return str(table.get_row(f"{key[0]}/{key[1]}")[0]).startswith("⚠")
+    return str(table.get_row(f"{key[0]}/{key[1]}").cells[0]).startswith("⚠")
 
 
 async def _ready(pilot: Pilot[Any], app: GsbApp) -> None:

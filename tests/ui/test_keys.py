@@ -18,7 +18,7 @@ from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.describe import claim_warnings, to_yaml
-from gsb_tui.ui.panes.claims import ClaimTable
+from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
@@ -59,8 +59,7 @@ async def test_clicking_a_device_selects_its_claim(step8: Snapshot, view8: DraVi
             assert dash.grid.cursor == device_id
             assert dash.selected_claim == holder.key
             table = dash.query_one(ClaimTable)
-            row_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            assert row_key == f"{holder.namespace}/{holder.name}"
+            assert table.cursor_key == f"{holder.namespace}/{holder.name}"
             assert holder.name in str(dash.details.border_title)
             assert dash.grid.marked == frozenset(holder.devices)
 
@@ -280,10 +279,12 @@ async def test_claims_table_matches_kubectl_state(step8: Snapshot, view8: DraVie
         table = app.dashboard.query_one(ClaimTable)
         assert table.row_count == len(view8.claims)
         for key, claim in view8.claims.items():
-            row = table.get_row(f"{key[0]}/{key[1]}")
+            row = table.get_row(f"{key[0]}/{key[1]}").cells
             assert str(row[1]) == claim.state
             for device_id in claim.devices:
                 assert device_id.device in str(row[2])
+            drawn = table.render_line(1 + table.rows.index(table.get_row(f"{key[0]}/{key[1]}")))
+            assert claim.name in drawn.text and claim.state in drawn.text  # what is on screen
         assert len(app.dashboard.grid.cells) == len(view8.devices)
 
 

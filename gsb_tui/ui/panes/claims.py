@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
@@ -18,6 +18,7 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
+from gsb_tui.ui.panes.claim_table import CELL_PADDING, ClaimTable, TableRow
 from gsb_tui.ui.text import text
 
 ClaimKey = tuple[str, str]
@@ -50,10 +51,6 @@ class ClaimFilter(Input):
         self.screen.query_one(ClaimTable).focus()
 
 
-class ClaimTable(DataTable[Text | str]):
-    pass
-
-
 class ClaimsPane(Pane):
     title_key = "claims"
 
@@ -65,18 +62,15 @@ class ClaimsPane(Pane):
         self.rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]] = []  # key, row, flag
         self.flags: WarningIndex = NO_WARNINGS
         self.short_names = False
-        # What each table row shows, by row key: a change touches only the rows it changes.
-        self._shown: dict[str, tuple[str, ...]] = {}
-        self._name_cells: dict[str, Text | str] = {}  # row key -> its first cell, for sorting rows
+        # What each table row shows, by row key: an unchanged claim keeps its row (and its line).
+        self._shown: dict[str, tuple[tuple[str, ...], TableRow]] = {}
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
         # Pods whose claim or template does not exist: no row can carry their marker.
         yield Static("", classes="warn-strip")
         yield ClaimFilter(placeholder=text(self.lang, "filter"), classes="body filter")
-        table = ClaimTable(cursor_type="row", zebra_stripes=True, classes="body")
-        table.add_columns(*COLUMNS)
-        yield table
+        yield ClaimTable(COLUMNS, classes="body")
 
     def on_mount(self) -> None:
         self.query_one(ClaimFilter).display = False
@@ -155,46 +149,16 @@ class ClaimsPane(Pane):
         self._place_cursor()
 
     def _update_rows(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
-        """Bring the table to `rows` by row key: remove, update and add only what changed
-        (clearing and refilling measures every cell again: a second per change at scale)."""
-        table = self.table
-        wanted: dict[str, tuple[str, ...]] = {}
+        """Hand the table its rows, reusing the row of every claim whose line is unchanged."""
+        shown_rows: dict[str, tuple[tuple[str, ...], TableRow]] = {}
         for key, (name, state, devices, consumers), flag in rows:
-            shown_name = key[1] if self.short_names else name
-            wanted[f"{key[0]}/{key[1]}"] = (shown_name, flag, state, devices, consumers)
-        for row_key in [k for k in self._shown if k not in wanted]:
-            table.remove_row(row_key)
-            del self._shown[row_key], self._name_cells[row_key]
-        columns = list(table.columns)
-        appended: list[str] = []
-        for row_key, shown in wanted.items():
+            row_key = f"{key[0]}/{key[1]}"
+            shown = (key[1] if self.short_names else name, flag, state, devices, consumers)
             old = self._shown.get(row_key)
-            if old == shown:
-                continue
-            cells = self._cells(shown)
-            if old is None:
-                table.add_row(*cells, key=row_key)
-                self._name_cells[row_key] = cells[0]
-                appended.append(row_key)
-            else:
-                # The name and its flag share the first column.
-                changed = [
-                    old[:2] != shown[:2],
-                    *(a != b for a, b in zip(old[2:], shown[2:], strict=True)),
-                ]
-                for column, value, differs in zip(columns, cells, changed, strict=True):
-                    if differs:
-                        table.update_cell(row_key, column, value, update_width=True)
-                if changed[0]:
-                    self._name_cells[row_key] = cells[0]
-            self._shown[row_key] = shown
-        if appended and list(self._shown) != list(wanted):
-            # New rows went to the end; put them where the claims sort (names are unique).
-            self._shown = {k: self._shown[k] for k in wanted}
-            # The table keeps the cell objects it was given: their ids say which row is which.
-            order = {id(self._name_cells[k]): i for i, k in enumerate(wanted)}
-            assert len(order) == len(wanted)
-            table.sort(columns[0], key=lambda cell: order[id(cell)])
+            row = old[1] if old is not None and old[0] == shown else self._row(row_key, shown)
+            shown_rows[row_key] = (shown, row)
+        self._shown = shown_rows
+        self.table.set_rows([row for _, row in shown_rows.values()])
 
     def _fit_columns(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
         """Size the columns to their text within the pane's width, on every fill and resize.
@@ -202,14 +166,13 @@ class ClaimsPane(Pane):
         DataTable's own auto widths are measured later (on idle) and its rendered cells are
         cached without them, so after a resize claim names stayed cut at the old width."""
         table = self.table
-        columns = list(table.columns.values())
         natural = [len(c) for c in COLUMNS]
         for key, (name, state, devices, consumers), flag in rows:
             shown = len(key[1] if self.short_names else name) + (len(MARK) + 1 if flag else 0)
             for i, width in enumerate((shown, len(state), len(devices), len(consumers))):
                 natural[i] = max(natural[i], width)
-        padding = 2 * table.cell_padding
-        room = max(0, self.content_size.width - 2) - padding * len(columns)  # 2: scrollbar
+        padding = 2 * CELL_PADDING
+        room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
         widths = list(natural)
         # Too wide: consumers give way first, then devices, then the claim name.
         for i in (3, 2, 0):
@@ -217,44 +180,31 @@ class ClaimsPane(Pane):
             if excess <= 0:
                 break
             widths[i] = max(len(COLUMNS[i]), widths[i] - excess)
-        changed = False
-        for column, width in zip(columns, widths, strict=True):
-            if column.auto_width or column.width != width:
-                column.auto_width, column.width, changed = False, width, True
-        if changed:
-            # Cached cell renders do not key on column widths: drop them.
-            table._clear_caches()
-            table.refresh(layout=True)
+        table.set_widths(widths)
 
     @staticmethod
-    def _cells(shown: tuple[str, ...]) -> list[Text | str]:
+    def _row(row_key: str, shown: tuple[str, ...]) -> TableRow:
         name, flag, state, devices, consumers = shown
         cell = Text(name)
         if flag:  # the marker only: the grid cell's title and the details say what it is
             cell = Text.assemble((f"{MARK} ", "bold red"), cell)
-        return [cell, Text(state, style=STATE_STYLE.get(state, "")), devices, consumers]
+        state_cell = Text(state, style=STATE_STYLE.get(state, ""))
+        return TableRow(row_key, (cell, state_cell, Text(devices), Text(consumers)))
 
     def _place_cursor(self) -> None:
         keys = self.visible_keys()
         if self.selected in keys:
-            self.table.move_cursor(row=keys.index(self.selected), animate=False)
+            self.table.move_cursor(keys.index(self.selected))
 
     def select(self, key: ClaimKey | None) -> None:
         """Select a claim from elsewhere (a device cell); the table follows without echoing."""
         self.selected = key
         self._place_cursor()
 
-    @on(DataTable.RowHighlighted)
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(ClaimTable.Highlighted)
+    def _row_highlighted(self, event: ClaimTable.Highlighted) -> None:
         event.stop()
-        table = self.table
-        # Rebuilding the rows highlights row 0 on the way; only the row the cursor is on
-        # now counts, so stale highlights from a refill never change the selection.
-        if not table.is_valid_row_index(table.cursor_row) or event.row_key.value is None:
-            return
-        if table.coordinate_to_cell_key(table.cursor_coordinate).row_key != event.row_key:
-            return
-        namespace, _, name = event.row_key.value.partition("/")
+        namespace, _, name = event.key.partition("/")
         key = (namespace, name)
         if key != self.selected:
             self.selected = key

@@ -30,6 +30,7 @@ from gsb_tui.dra.model import Claim, DeviceId
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.ui.flags import MARK, short
+from gsb_tui.ui.panes.lines import text_segments
 
 CELL_MIN_WIDTH = 24  # three cells across at 80 columns; claim names stay readable
 CELL_HEIGHT = 4  # border, claim, pods, border
@@ -248,12 +249,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         return lines
 
     def _segments(self, text: Text, base: Style) -> list[Segment]:
-        """A one-line Text as segments over a base style (no line end)."""
-        return [
-            Segment(s.text, base + s.style if s.style else base)
-            for s in text.render(self.app.console, end="")
-            if s.text
-        ]
+        return text_segments(self.app.console, text, base)
 
     def _style(self, *names: str) -> Style:
         return self.get_component_rich_style(*names)

@@ -31,7 +31,8 @@ from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
 from gsb_tui.ui.panes.base import failure_text
 from gsb_tui.ui.panes.checklist import ChecklistPane
-from gsb_tui.ui.panes.claims import ClaimsPane, ClaimTable
+from gsb_tui.ui.panes.claim_table import ClaimTable
+from gsb_tui.ui.panes.claims import ClaimsPane
 from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
 from gsb_tui.ui.panes.device_canvas import holders
 from gsb_tui.ui.panes.grid import DeviceGrid
