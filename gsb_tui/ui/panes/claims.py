@@ -64,6 +64,7 @@ class ClaimsPane(Pane):
         self.short_names = False
         # What each table row shows, by row key: an unchanged claim keeps its row (and its line).
         self._shown: dict[str, tuple[tuple[str, ...], TableRow]] = {}
+        self._rows_by_claim: dict[ClaimKey, tuple[Claim, bool, tuple[str, str, str, str]]] = {}
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -134,11 +135,13 @@ class ClaimsPane(Pane):
         rows = []
         needle = self.filter.lower()
         for key in sorted(view.claims):
-            row = claim_row(view, view.claims[key], show_pool)
+            row = self._claim_row(view, view.claims[key], show_pool)
             flag = short(self.flags.by_claim.get(key, ()))
             if needle and not any(needle in cell.lower() for cell in (*row, flag)):
                 continue
             rows.append((key, row, flag))
+        if len(self._rows_by_claim) > len(view.claims):  # forget deleted claims
+            self._rows_by_claim = {k: v for k, v in self._rows_by_claim.items() if k in view.claims}
         if rows == self.rows and self.table.row_count == len(rows) and not force:
             return
         self.rows = rows
@@ -147,6 +150,17 @@ class ClaimsPane(Pane):
         if not rows and needle:
             self.set_subtitle(text(self.lang, "no-match", filter=self.filter))
         self._place_cursor()
+
+    def _claim_row(self, view: DraView, claim: Claim, show_pool: bool) -> tuple[str, str, str, str]:
+        """claim_row, kept while the claim is the same object (parsed objects are reused while
+        the server's copy is unchanged): at 1,000 claims most of a repaint was rebuilding rows.
+        A pending claim's row names the pods waiting for it, so it is always rebuilt."""
+        kept = self._rows_by_claim.get(claim.key)
+        if kept is not None and kept[0] is claim and kept[1] == show_pool and claim.reserved_for:
+            return kept[2]
+        row = claim_row(view, claim, show_pool)
+        self._rows_by_claim[claim.key] = (claim, show_pool, row)
+        return row
 
     def _update_rows(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
         """Hand the table its rows, reusing the row of every claim whose line is unchanged."""
