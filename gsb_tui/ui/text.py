@@ -36,6 +36,7 @@ _EN: Mapping[str, str] = MappingProxyType(
         "filter": "filter claims (name, state, device, pod); Enter keeps, Esc clears",
         "nothing-selected": "nothing selected",
         "allocatable-note": "no DRA devices here",
+        "slices-compact": "{count} slices, one line each (y on a device shows its slice)",
         "ledger": "{total} devices · {used} in use · {free} free",
         "pending": "pending pods: {pods}",
     }
@@ -68,6 +69,7 @@ _KO: Mapping[str, str] = MappingProxyType(
         "filter": "클레임 거르기 (이름, 상태, 장치, 파드); Enter 유지, Esc 지우기",
         "nothing-selected": "선택한 것이 없음",
         "allocatable-note": "DRA 장치는 여기 없음",
+        "slices-compact": "슬라이스 {count}개, 한 줄씩 (장치에서 y를 누르면 그 슬라이스를 봄)",
         "ledger": "장치 {total}개 · 사용 {used} · 남음 {free}",
         "pending": "대기 중인 파드: {pods}",
     }

@@ -180,3 +180,29 @@ async def test_an_error_that_retrying_will_not_fix_is_said_as_is() -> None:
         assert banner.display
         assert str(banner.render()) == f"error: {message}"
         assert app.dashboard.grid.notice_text == f"error: {message}"
+
+
+async def test_many_slices_get_one_line_each() -> None:
+    """Past DETAILED_SLICES_MAX slices the pane lists them one per line (no device tables)."""
+    from textual.widgets import Static
+
+    from gsb_tui.ui.panes.slices import DETAILED_SLICES_MAX
+
+    source = ScriptedSource()
+    app = make_app(source)
+    nodes = [f"node-{i:02d}" for i in range(DETAILED_SLICES_MAX + 1)]
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice(n, 2) for n in nodes]))
+        await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 2 * len(nodes))
+        shown = list(app.dashboard.slices.query(".slices-text").results(Static))
+        assert len(shown) == 1
+        lines = str(shown[0].content).splitlines()
+        assert f"{len(nodes)} slices" in lines[0]
+        assert len(lines) == 1 + len(nodes)
+        for node, line in zip(nodes, lines[1:], strict=True):
+            assert f"node {node}" in line and "devices 2" in line
+        # Back to a few slices: the device tables return.
+        source.push(*synced(Kind.SLICES, [resource_slice(n, 2) for n in nodes[:2]]))
+        await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 4)
+        shown = list(app.dashboard.slices.query(".slices-text").results(Static))
+        assert len(shown) == 2

@@ -3,6 +3,8 @@ beside the node's allocatable, where DRA devices never appear (the point of lab 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +21,9 @@ from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.text import text
 
 SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices
+# Above this many slices each gets one line, not its device tables: 125 nodes' tables are
+# 1,700 lines nobody scrolls through, and measuring them was a quarter of the first paint.
+DETAILED_SLICES_MAX = 12
 
 
 def slice_title(s: Slice) -> Text:
@@ -35,6 +40,34 @@ def slice_title(s: Slice) -> Text:
     out.append(str(s.generation))
     out.append("  devices ", style="dim")
     out.append(str(len(s.devices)), style="bold")
+    return out
+
+
+def slice_line(view: DraView, s: Slice) -> Text:
+    """One slice in one line (many slices): where it is, its generation and device count."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(s.name, style="bold")
+    out.append("  node ", style="dim")
+    out.append(s.node or "-")
+    if s.pool != s.node:
+        out.append("  pool ", style="dim")
+        out.append(s.pool)
+    out.append("  gen ", style="dim")
+    out.append(str(s.generation))
+    out.append("  devices ", style="dim")
+    out.append(str(len(s.devices)), style="bold")
+    if s in view.stale_slices:
+        out.append("  older generation: not counted", style="yellow")
+    return out
+
+
+def slice_list(view: DraView, slices: Sequence[Slice], lang: str) -> Text:
+    out = Text()
+    out.append(text(lang, "slices-compact", count=len(slices)) + "\n", style="dim italic")
+    for s in slices:
+        out.append_text(slice_line(view, s))
+        out.append("\n")
+    out.rstrip()
     return out
 
 
@@ -193,6 +226,16 @@ class SlicesPane(Pane):
         keys = [self._slice_key(view, s, wide) for s in every]
         names = [s.name for s in every]
         box = self.query_one(SlicesScroll)
+        if len(every) > DETAILED_SLICES_MAX:
+            keys = [(s, s in view.stale_slices) for s in every]
+            if self._names != ["(compact)"]:
+                box.remove_children()
+                self._widgets = [Static(slice_list(view, every, self.lang), classes="slices-text")]
+                box.mount_all(self._widgets)
+            elif keys != self._keys:
+                self._widgets[0].update(slice_list(view, every, self.lang))
+            self._keys, self._names = keys, ["(compact)"]
+            return
         if names != self._names:
             # Slices came or went: build the list again (rare: drivers publish, then hold).
             box.remove_children()
