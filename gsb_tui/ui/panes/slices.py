@@ -26,36 +26,31 @@ SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devic
 DETAILED_SLICES_MAX = 12
 
 
+def _facts(out: Text, fields: Sequence[tuple[str, str]]) -> Text:
+    """Append "  label value" pairs (labels dim, the device count bold)."""
+    for index, (label, value) in enumerate(fields):
+        out.append(f"{'  ' if index else ''}{label} ", style="dim")
+        out.append(value, style="bold" if label == "devices" else "")
+    return out
+
+
 def slice_title(s: Slice) -> Text:
     out = Text(overflow="fold")
     out.append(s.name, style="bold")
     out.append("\n")
-    out.append("driver ", style="dim")
-    out.append(s.driver)
-    out.append("  node ", style="dim")
-    out.append(s.node or "-")
-    out.append("  pool ", style="dim")
-    out.append(s.pool)
-    out.append("  generation ", style="dim")
-    out.append(str(s.generation))
-    out.append("  devices ", style="dim")
-    out.append(str(len(s.devices)), style="bold")
-    return out
+    fields = [("driver", s.driver), ("node", s.node or "-"), ("pool", s.pool)]
+    fields += [("generation", str(s.generation)), ("devices", str(len(s.devices)))]
+    return _facts(out, fields)
 
 
 def slice_line(view: DraView, s: Slice) -> Text:
     """One slice in one line (many slices): where it is, its generation and device count."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(s.name, style="bold")
-    out.append("  node ", style="dim")
-    out.append(s.node or "-")
-    if s.pool != s.node:
-        out.append("  pool ", style="dim")
-        out.append(s.pool)
-    out.append("  gen ", style="dim")
-    out.append(str(s.generation))
-    out.append("  devices ", style="dim")
-    out.append(str(len(s.devices)), style="bold")
+    out.append("  ")
+    fields = [("node", s.node or "-")] + ([("pool", s.pool)] if s.pool != s.node else [])
+    fields += [("gen", str(s.generation)), ("devices", str(len(s.devices)))]
+    _facts(out, fields)
     if s in view.stale_slices:
         out.append("  older generation: not counted", style="yellow")
     return out
