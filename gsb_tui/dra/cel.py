@@ -18,10 +18,12 @@ How (see docs/CEL.md for the measurements behind it):
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Collection, Mapping, Sequence
+import threading
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from gsb_tui.dra import cel_check, cel_emit, cel_runtime, cel_syntax
 from gsb_tui.dra.cel_errors import CelCompileError, CelUnsupportedError, checker_error
@@ -41,6 +43,22 @@ __all__ = [
     "evaluate_all",
     "explain_request",
 ]
+
+
+# The dashboard previews selectors on its UI thread while the lab checks judge step 5 on a
+# worker thread; the compiled-selector and device-context caches are shared, so one thread at a
+# time (re-entrant: evaluate_all and explain_request call compile and evaluate).
+_lock = threading.RLock()
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _serialised(fn: _F) -> _F:
+    @functools.wraps(fn)
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        with _lock:
+            return fn(*args, **kwargs)
+
+    return cast(_F, locked)
 
 
 class Selector:
@@ -65,6 +83,7 @@ class Selector:
     def __repr__(self) -> str:
         return f"Selector({self.expression!r})"
 
+    @_serialised
     def evaluate(self, device: Device) -> CelOutcome:
         if self._epoch != cel_runtime.epoch:  # caches were cleared since it registered
             cel_runtime.require(self.needs)
@@ -77,6 +96,7 @@ _failed: dict[tuple[str, str], CelCompileError] = {}
 _MAX_CACHED = 4096  # expressions typed one keystroke at a time must not grow these forever
 
 
+@_serialised
 def compile_selector(expression: str, *, driver: str = "") -> Selector:
     """Compile once per expression text; CelCompileError reads like the API server's rejection.
 
@@ -153,6 +173,7 @@ def _compile(expression: str, driver: str) -> Selector:
     return selector
 
 
+@_serialised
 def clear_caches(*, results_only: bool = False) -> None:
     """Forget cached results, and unless results_only also prepared devices and compiled
     selectors (for tests and benchmarks)."""
@@ -176,6 +197,7 @@ def _evaluate_chain(selectors: Sequence[Selector], device: Device, prefix: str) 
     return CelOutcome(device.id, True)
 
 
+@_serialised
 def evaluate_all(
     expressions: Sequence[str], devices: Sequence[Device]
 ) -> dict[DeviceId, CelOutcome]:
@@ -236,6 +258,7 @@ class RequestPreview:
         return ""
 
 
+@_serialised
 def explain_request(
     view_devices: Sequence[Device],
     device_class: DeviceClass | None,

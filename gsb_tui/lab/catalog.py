@@ -329,6 +329,31 @@ MESSAGES: Mapping[str, tuple[str, str]] = MappingProxyType(
             "the selector does not compare {attribute} with {value} ({target} == {value})",
             "선택식이 {attribute} 를 {value} 와 비교하지 않습니다 ({target} == {value})",
         ),
+        # what the selector admits, evaluated on the published devices (selectors.judge)
+        "cel.rejected": (
+            "the API server rejects this selector when you apply it ({error}), so the claim is"
+            " never created",
+            "API 서버는 적용할 때 이 선택식을 거절하므로 ({error}) 요청서가 만들어지지 않습니다",
+        ),
+        "cel.runtime_error": (
+            "the selector fails on {n} of the {total} devices of class {cls}, first on {device}:"
+            " {error}; the scheduler stops at such an error and allocates nothing",
+            "선택식이 클래스 {cls} 의 장치 {total}개 중 {n}개에서 오류를 냅니다 (처음은 {device}:"
+            " {error}). 스케줄러는 이런 오류에서 멈추고 아무 장치도 할당하지 않습니다",
+        ),
+        "cel.picks_none": (
+            "the selector admits none of the {total} devices of class {cls}; it should admit the"
+            " device with {attribute} == {value}: {wanted}",
+            "선택식이 클래스 {cls} 의 장치 {total}개 중 어느 것도 고르지 않습니다."
+            " {attribute} == {value} 인 장치를 골라야 합니다: {wanted}",
+        ),
+        "cel.picks_other": (
+            "the selector admits {n} of the {total} devices of class {cls}: {devices}; it should"
+            " admit only the device with {attribute} == {value}: {wanted}",
+            "선택식이 클래스 {cls} 의 장치 {total}개 중 {n}개를 고릅니다: {devices}."
+            " {attribute} == {value} 인 장치만 골라야 합니다: {wanted}",
+        ),
+        "cel.more": ("{names} and {n} more", "{names} 외 {n}개"),
         # ---------------------------------------------------------------- the cluster
         "cluster.syncing": (
             "cannot judge yet: {kind} are still being listed from the cluster",

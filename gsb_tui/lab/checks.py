@@ -597,6 +597,13 @@ def check_pick(view: DraView, files: LabFiles) -> Verdict:
     declared_mistake: list[Text] = []
 
     def selector(req: manifests.DeclaredRequest) -> Text | None:
+        # What the selectors admit on the published devices, however they are written; the
+        # text is read only when the cluster cannot tell yet.
+        judged = selectors.judge(view, req, driver, "index", 7)
+        if judged is not None:
+            if judged.rejected and judged.reason is not None:
+                declared_mistake.append(judged.reason)
+            return judged.reason
         for expr in req.selectors:
             found = selectors.mistake(expr, driver)
             if found is not None:

@@ -458,9 +458,12 @@ def test_mistake_2_selector_without_domain(lab: Path, lab_snapshot: SnapAt) -> N
     ("old", "new", "message"),
     [
         ("index == 7", "index == '7'", "cel.quoted_int"),
-        ("['gpu.example.com']", "['index']", "mistake.attr_no_domain"),
-        ("['gpu.example.com']", "['example.com']", "cel.wrong_domain"),
-        ("index == 7", "index == 6", "cel.not_value"),
+        ("attributes['gpu.example.com'].index", "attributes['index']", "mistake.attr_no_domain"),
+        # Evaluated on the recorded devices (selectors.judge): `['index'].index` and a wrong
+        # domain compile, then fail with "no such key"; `== 6` picks another device.
+        ("['gpu.example.com']", "['index']", "cel.runtime_error"),
+        ("['gpu.example.com']", "['example.com']", "cel.runtime_error"),
+        ("index == 7", "index == 6", "cel.picks_other"),
         (
             "resourceClaimName: pick-seven",
             "resourceClaimTemplateName: pick-seven",
