@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import yaml
+from rich.cells import cell_len
 from rich.text import Text
 
 from gsb_tui.dra.model import Claim, Event, Pod, Request, Slice
@@ -24,6 +25,7 @@ from gsb_tui.ui.explain import (
     why_pending,
     wrapped,
 )
+from gsb_tui.ui.text import text
 
 RECENT_EVENTS = 6
 POD_WARNINGS = ("missing-claim", "missing-template")  # about a pod, not hung on any claim
@@ -47,27 +49,29 @@ def _heading(out: Text, title: str) -> None:
     out.append(f"{title}\n", style="bold underline")
 
 
-def _request_lines(out: Text, request: Request, indent: str = "  ") -> None:
+def _request_lines(out: Text, request: Request, indent: str = "  ", lang: str = "en") -> None:
     out.append(f"{indent}{request.name}", style="bold")
-    out.append(": class ", style="dim")
+    out.append(f": {text(lang, 'req.class')} ", style="dim")
     out.append(request.device_class or "-")
     out.append(" · ", style="dim")
-    count = "all" if request.allocation_mode == "All" else f"ExactCount {request.count}"
-    out.append(count)
+    all_ = request.allocation_mode == "All"
+    out.append(text(lang, "req.all") if all_ else f"ExactCount {request.count}")
     if request.admin_access:
         out.append(" · adminAccess", style="magenta")
     out.append("\n")
     for selector in request.selectors:
-        out.append(f"{indent}  selector ", style="dim")
+        out.append(f"{indent}  {text(lang, 'req.selector')} ", style="dim")
         out.append(f"{selector}\n", style="cyan")
     for alt in request.alternatives:
         out.append(f"{indent}  firstAvailable ", style="dim")
-        _request_lines(out, alt, indent="")
+        _request_lines(out, alt, indent="", lang=lang)
 
 
-def _event_lines(out: Text, events: Sequence[Event], limit: int = RECENT_EVENTS) -> None:
+def _event_lines(
+    out: Text, events: Sequence[Event], limit: int = RECENT_EVENTS, lang: str = "en"
+) -> None:
     if not events:
-        out.append("  (none)\n", style="dim")
+        out.append(f"  {text(lang, 'none')}\n", style="dim")
         return
     for event in list(events)[-limit:]:
         stamp = event.last_seen[11:19] if len(event.last_seen) >= 19 else event.last_seen
@@ -102,6 +106,7 @@ def claim_details(
     *,
     preview: ClaimPreview | None = None,
     width: int = DEFAULT_WIDTH,
+    lang: str = "en",
 ) -> Text:
     """What the Claim details pane shows for one claim; `preview` adds which devices each
     request's selectors admit, and wraps to `width` columns."""
@@ -111,12 +116,12 @@ def claim_details(
     out.append("  STATE ", style="dim")
     out.append(f"{claim.state}\n", style="bold green" if claim.reserved_for else "bold yellow")
     if claim.owner_pod:
-        out.append("owner pod ", style="dim")
+        out.append(f"{text(lang, 'owner-pod')} ", style="dim")
         out.append(f"{claim.owner_pod}", style="bold")
-        out.append("  (made from a template)\n", style="dim")
-    _heading(out, "Requests")
+        out.append(f"  {text(lang, 'from-template')}\n", style="dim")
+    _heading(out, text(lang, "h.requests"))
     for request in claim.requests:
-        _request_lines(out, request)
+        _request_lines(out, request, lang=lang)
         if preview is None:
             continue
         for leaf in request.alternatives or (request,):
@@ -125,56 +130,58 @@ def claim_details(
                 continue
             if request.alternatives:
                 out.append(f"    {leaf.name}\n", style="dim")
-            preview_lines(out, view, found_preview, "    ", width, held=claim.devices)
+            preview_lines(out, view, found_preview, "    ", width, held=claim.devices, lang=lang)
     if not claim.requests:
-        out.append("  (none)\n", style="dim")
+        out.append(f"  {text(lang, 'none')}\n", style="dim")
     elif preview is not None and preview.note:
         wrapped(out, preview.note, "    ", width, "dim italic")
     if needs_why(view, claim):
-        _heading(out, "Why pending")
-        why_pending(out, view, claim, preview, width)
-    _heading(out, "Results")
+        _heading(out, text(lang, "h.why"))
+        why_pending(out, view, claim, preview, width, lang)
+    _heading(out, text(lang, "h.results"))
     for result in claim.results:
         out.append(f"  {result.request} ", style="dim")
         out.append("→ ")
         out.append(result.id.device, style="bold")
-        out.append(f"  ({result.id.driver}, pool {result.id.pool})", style="dim")
+        where = text(lang, "result-where", driver=result.id.driver, pool=result.id.pool)
+        out.append(f"  {where}", style="dim")
         if result.admin_access:
             out.append(" adminAccess", style="magenta")
         out.append("\n")
     if not claim.results:
-        out.append("  not allocated", style="yellow")
-        out.append(" (a pending claim holds no device)\n", style="dim")
+        out.append(f"  {text(lang, 'not-allocated')}", style="yellow")
+        out.append(f" {text(lang, 'holds-nothing')}\n", style="dim")
     if claim.allocated_node:
-        out.append("  node ", style="dim")
+        out.append(f"  {text(lang, 'node')} ", style="dim")
         out.append(f"{claim.allocated_node}\n")
-    _heading(out, "reservedFor")
+    _heading(out, "reservedFor")  # the field's name, in both languages
     for consumer in claim.reserved_for:
         out.append(f"  {consumer.resource}/{consumer.name}\n")
     if not claim.reserved_for:
-        out.append("  (no consumer)\n", style="dim")
+        out.append(f"  {text(lang, 'no-consumer')}\n", style="dim")
     pods = view.pods_of_claim(claim)
     if pods:
-        _heading(out, "Pods")
+        _heading(out, text(lang, "h.pods"))
         for pod in pods:
             out.append(f"  {pod.name} ", style="bold")
             out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
             if pod.node:
-                out.append(f" on {pod.node}", style="dim")
+                out.append(f" {text(lang, 'on-node', node=pod.node)}", style="dim")
             out.append("\n")
             # a pending pod's scheduler message is under "Why pending"
     found = claim_warnings(claim, pods, warnings)
     if found:
-        _heading(out, "Warnings")
+        _heading(out, text(lang, "h.warnings"))
         for warning in found:
             _warning_lines(out, warning, width)
     elsewhere = [w for w in warnings if w.code in POD_WARNINGS and w not in found]
     if elsewhere:
-        _heading(out, "Other pods")
+        _heading(out, text(lang, "h.other-pods"))
         for warning in elsewhere:
             _warning_lines(out, warning, width)
-    _heading(out, "Recent events" if event_limit <= RECENT_EVENTS else "Events")
-    _event_lines(out, claim_events(view, claim), limit=event_limit)
+    recent = event_limit <= RECENT_EVENTS
+    _heading(out, text(lang, "h.recent-events" if recent else "h.events"))
+    _event_lines(out, claim_events(view, claim), limit=event_limit, lang=lang)
     return out
 
 
@@ -193,68 +200,98 @@ def _warning_lines(out: Text, warning: DraWarning, width: int) -> None:
         out.append(f"{line}\n")
 
 
-def pod_warnings_text(warnings: Iterable[DraWarning], width: int = DEFAULT_WIDTH) -> Text:
+def pod_warnings_text(
+    warnings: Iterable[DraWarning], width: int = DEFAULT_WIDTH, lang: str = "en"
+) -> Text:
     """What the details pane shows when no claim can be selected but pods have problems."""
     out = Text()
-    _heading(out, "Pods with problems")
+    _heading(out, text(lang, "h.pod-problems"))
     for warning in warnings:
         _warning_lines(out, warning, width)
     return out
 
 
-def describe_claim(view: DraView, claim: Claim, warnings: Iterable[DraWarning] = ()) -> Text:
+def _fields(out: Text, rows: Sequence[tuple[str, str]]) -> None:
+    """kubectl-describe style "Label:  value" lines, values lined up in terminal cells (a
+    Korean label is two cells a character)."""
+    column = max(cell_len(label) for label, _ in rows) + 2
+    for label, value in rows:
+        out.append(label + " " * (column - cell_len(label)), style="bold")
+        out.append(f"{value}\n")
+
+
+def describe_claim(
+    view: DraView, claim: Claim, warnings: Iterable[DraWarning] = (), lang: str = "en"
+) -> Text:
     out = Text()
-    out.append("Name:       ", style="bold")
-    out.append(f"{claim.name}\n")
-    out.append("Namespace:  ", style="bold")
-    out.append(f"{claim.namespace}\n")
-    out.append("UID:        ", style="bold")
-    out.append(f"{claim.uid}\n")
-    out.append("Created:    ", style="bold")
-    out.append(f"{claim.created}\n")
-    out.append("State:      ", style="bold")
-    out.append(f"{claim.state}\n\n")
+    _fields(
+        out,
+        [
+            (text(lang, "f.name"), claim.name),
+            (text(lang, "f.namespace"), claim.namespace),
+            ("UID:", claim.uid),
+            (text(lang, "f.created"), claim.created),
+            (text(lang, "f.state"), claim.state),
+        ],
+    )
+    out.append("\n")
     details = claim_details(
-        view, claim, warnings, event_limit=100, preview=claim_preview(view, claim), width=100
+        view,
+        claim,
+        warnings,
+        event_limit=100,
+        preview=claim_preview(view, claim, lang),
+        width=100,
+        lang=lang,
     )
     out.append_text(details)
     for pod in view.pods_of_claim(claim):
         out.append("\n")
-        out.append_text(describe_pod(view, pod))
+        out.append_text(describe_pod(view, pod, lang))
     return out
 
 
-def describe_pod(view: DraView, pod: Pod) -> Text:
+def describe_pod(view: DraView, pod: Pod, lang: str = "en") -> Text:
     """A pod as DRA sees it: its resourceClaims entries, which containers use them, events."""
     out = Text()
     out.append("Pod ", style="bold")
     out.append(f"{pod.namespace}/{pod.name}  ", style="bold")
     out.append(f"{pod.phase}\n")
-    out.append("node ", style="dim")
-    out.append(f"{pod.node or '(not scheduled)'}\n")
+    out.append(f"{text(lang, 'node')} ", style="dim")
+    out.append(f"{pod.node or text(lang, 'not-scheduled')}\n")
     if pod.unschedulable_message:
         out.append(f"{pod.unschedulable_message}\n", style="yellow")
     _heading(out, "resourceClaims")
     for entry in pod.claims:
-        source = entry.claim_name or f"template {entry.template_name}"
-        out.append(f"  {entry.name} → {source}  claim {entry.resolved_claim or '(not yet)'}\n")
+        source = entry.claim_name or text(lang, "pod.template", name=entry.template_name)
+        claim = text(lang, "pod.claim", name=entry.resolved_claim or text(lang, "not-yet"))
+        out.append(f"  {entry.name} → {source}  {claim}\n")
     for container, claims in pod.container_claims.items():
-        out.append(f"  container {container} uses {', '.join(claims) or '(none)'}\n")
-    _heading(out, "Events")
-    _event_lines(out, view.events_for("Pod", pod.namespace, pod.name), limit=20)
+        used = ", ".join(claims) or text(lang, "none")
+        out.append(f"  {text(lang, 'pod.container', container=container, claims=used)}\n")
+    _heading(out, text(lang, "h.events"))
+    _event_lines(out, view.events_for("Pod", pod.namespace, pod.name), limit=20, lang=lang)
     return out
 
 
-def describe_slice(view: DraView, slice_: Slice) -> Text:
+def describe_slice(view: DraView, slice_: Slice, lang: str = "en") -> Text:
     out = Text()
     out.append("ResourceSlice ", style="bold")
     out.append(f"{slice_.name}\n", style="bold")
-    out.append(f"driver {slice_.driver}  node {slice_.node or '-'}  pool {slice_.pool}")
-    out.append(f"  generation {slice_.generation}  slices in pool {slice_.slice_count}\n")
-    _heading(out, "Devices")
+    where = text(
+        lang,
+        "slice.where",
+        driver=slice_.driver,
+        node=slice_.node or "-",
+        pool=slice_.pool,
+        generation=slice_.generation,
+        count=slice_.slice_count,
+    )
+    out.append(f"{where}\n")
+    _heading(out, text(lang, "h.devices"))
     for device in slice_.devices:
         occ = view.occupancy.get(device.id)
-        status = occ.status if occ else "stale generation"
+        status = occ.status if occ else text(lang, "stale")
         out.append(f"  {device.name} ", style="bold")
         out.append(f"{status}  ", style="dim")
         attrs = " ".join(f"{k}={v}" for k, v in device.attributes.items())

@@ -15,10 +15,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from gsb_tui.dra.model import Claim, DeviceId, Event, Pod, Request
 from gsb_tui.dra.view import DraView
+from gsb_tui.ui.text import text
 
 if TYPE_CHECKING:
     from gsb_tui.dra.cel import RequestPreview
@@ -63,19 +65,16 @@ class ClaimPreview:
     note: str = ""  # why there is no preview (the CEL library is loading or missing)
 
 
-LOADING = "checking selectors (loading the CEL library)…"
-
-
 def leaf_requests(claim: Claim) -> list[Request]:
     """The requests the allocator really evaluates: firstAvailable alternatives in order."""
     return [alt for r in claim.requests for alt in (r.alternatives or (r,))]
 
 
-def claim_preview(view: DraView, claim: Claim) -> ClaimPreview:
+def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview:
     if not cel_ready():
-        return ClaimPreview(note=LOADING)
+        return ClaimPreview(note=text(lang, "preview.loading"))
     if cel_problem():
-        return ClaimPreview(note=f"no selector preview: {cel_problem()}")
+        return ClaimPreview(note=text(lang, "preview.none", problem=cel_problem()))
     from gsb_tui.dra.cel import explain_request
 
     free = free_devices(view)
@@ -91,18 +90,31 @@ def claim_preview(view: DraView, claim: Claim) -> ClaimPreview:
 # --- text ---------------------------------------------------------------------------------------
 
 
+def wrap(line: str, width: int, first: str = "", rest: str = "") -> list[str]:
+    """textwrap.wrap by terminal cells: textwrap counts characters, and a Korean character
+    takes two cells. Text of one-cell characters goes to textwrap as before."""
+    if cell_len(line) == len(line):
+        return textwrap.wrap(
+            line, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+        )
+    lines: list[str] = []
+    current = ""
+    for word in line.split():
+        if current and cell_len(f"{current} {word}") <= width:
+            current = f"{current} {word}"
+            continue
+        if current:
+            lines.append(current)
+        current = (rest if lines else first) + word  # a word wider than a line stays whole
+    return [*lines, current] if current else lines
+
+
 def wrapped(out: Text, line: str, indent: str, width: int, style: str = "", hang: int = 2) -> None:
     """Append `line` wrapped to `width`, continuation lines indented `hang` more."""
-    lines = textwrap.wrap(
-        line,
-        width=max(20, width),
-        initial_indent=indent,
-        subsequent_indent=indent + " " * hang,
-        break_on_hyphens=False,
-    ) or [indent]
-    for text in lines:
-        out.append(text[: len(indent)])
-        out.append(text[len(indent) :], style=style)
+    lines = wrap(line, max(20, width), indent, indent + " " * hang) or [indent]
+    for piece in lines:
+        out.append(piece[: len(indent)])
+        out.append(piece[len(indent) :], style=style)
         out.append("\n")
 
 
@@ -110,10 +122,47 @@ def _device_label(device: DeviceId, several_pools: bool) -> str:
     return f"{device.pool}/{device.device}" if several_pools else device.device
 
 
-def _names(labels: Sequence[str]) -> str:
+def _names(labels: Sequence[str], lang: str = "en") -> str:
     if len(labels) <= MAX_NAMES:
         return " ".join(labels)
-    return " ".join(labels[:MAX_NAMES]) + f" +{len(labels) - MAX_NAMES} more"
+    return " ".join(labels[:MAX_NAMES]) + " " + text(lang, "more", n=len(labels) - MAX_NAMES)
+
+
+def _devices(lang: str, n: int) -> str:
+    return text(lang, "device" if n == 1 else "devices", n=n)
+
+
+def request_summary(preview: RequestPreview, lang: str = "en") -> str:
+    """RequestPreview.summary() in `lang`: e.g. "class admits 8 devices, selectors admit 1,
+    1 of them free". A selector's compile error is the API server's words, as they are."""
+    if preview.class_missing:
+        return text(lang, "class-missing", name=preview.class_name)
+    if preview.error:
+        return preview.error.splitlines()[0]
+    parts = [text(lang, "class-admits", devices=_devices(lang, len(preview.class_admits)))]
+    if preview.has_selectors:
+        parts.append(text(lang, "selectors-admit", n=len(preview.selector_admits)))
+    parts.append(text(lang, "of-them-free", n=len(preview.free_matching)))
+    summary = ", ".join(parts)
+    errors = [o.error for o in preview.outcomes.values() if o.error]
+    if errors:
+        unchecked = text(lang, "unchecked", devices=_devices(lang, len(errors)), error=errors[0])
+        summary += f"; {unchecked}"
+    return summary
+
+
+def request_shortfall(preview: RequestPreview, lang: str = "en") -> str:
+    """RequestPreview.shortfall() in `lang`: e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6", or ""
+    when the request can be met (cel.py decides which)."""
+    if not preview.shortfall():
+        return ""
+    free = len(preview.free_matching)
+    if preview.needed is None:
+        words = text(lang, "short-all", n=len(preview.selector_admits), free=free)
+    else:
+        words = text(lang, "short", needed=preview.needed, free=free)
+    names = ", ".join(d.device for d in preview.free_matching)
+    return f"{words}: {names}" if names else words
 
 
 @dataclass
@@ -121,14 +170,14 @@ class Group:
     """Devices a request treats the same way."""
 
     mark: str  # ✓ or ✗
-    label: str  # free, in use, class, selectors, error
+    label: str  # free, in use, class, selectors, error (in the pane's language)
     style: str
     devices: list[str] = field(default_factory=list)
     error: str = ""  # the runtime error they share (label "error")
 
 
 def outcome_groups(
-    view: DraView, preview: RequestPreview, held: Collection[DeviceId] = ()
+    view: DraView, preview: RequestPreview, held: Collection[DeviceId] = (), lang: str = "en"
 ) -> list[Group]:
     """Devices grouped by what the request makes of them: free match, match held by this claim,
     match in use elsewhere, rejected by the class, rejected by the request's selectors, error
@@ -136,11 +185,11 @@ def outcome_groups(
     free = set(preview.free_matching)
     class_ok = set(preview.class_admits)
     groups: dict[str, Group] = {
-        "free": Group("✓", "free", "bold green"),
-        "held": Group("✓", "this claim", "bold cyan"),
-        "used": Group("✓", "in use", "cyan"),
-        "class": Group("✗", "class", "dim"),
-        "selectors": Group("✗", "selectors", "dim"),
+        "free": Group("✓", text(lang, "group.free"), "bold green"),
+        "held": Group("✓", text(lang, "group.held"), "bold cyan"),
+        "used": Group("✓", text(lang, "group.used"), "cyan"),
+        "class": Group("✗", text(lang, "group.class"), "dim"),
+        "selectors": Group("✗", text(lang, "group.selectors"), "dim"),
     }
     several_pools = len({d.id.pool for d in view.devices}) > 1  # once, not once per device
     for device in view.devices:
@@ -151,7 +200,8 @@ def outcome_groups(
             key = "free" if device.id in free else "held" if device.id in held else "used"
         elif outcome.error:
             key = f"error:{outcome.error}"
-            groups.setdefault(key, Group("✗", "error", "red", error=outcome.error))
+            label = text(lang, "group.error")
+            groups.setdefault(key, Group("✗", label, "red", error=outcome.error))
         else:
             key = "selectors" if device.id in class_ok else "class"
         groups[key].devices.append(_device_label(device.id, several_pools))
@@ -165,18 +215,20 @@ def preview_lines(
     indent: str,
     width: int,
     held: Collection[DeviceId] = (),
+    lang: str = "en",
 ) -> None:
     """Summary, then the per-device ✓/✗ groups, under one request."""
     bad = preview.class_missing or bool(preview.error)
-    wrapped(out, preview.summary(), indent, width, "red" if bad else "")
+    wrapped(out, request_summary(preview, lang), indent, width, "red" if bad else "")
     if preview.hint:
-        wrapped(out, f"hint: {preview.hint}", indent, width, "yellow")
+        wrapped(out, text(lang, "hint", hint=preview.hint), indent, width, "yellow")
     pad = indent + " " * 14
-    for group in outcome_groups(view, preview, held):
-        body = _names(group.devices) + (f": {group.error}" if group.error else "")
-        lines = textwrap.wrap(body, width=max(20, width - len(pad)), break_on_hyphens=False)
+    for group in outcome_groups(view, preview, held, lang):
+        body = _names(group.devices, lang) + (f": {group.error}" if group.error else "")
+        lines = wrap(body, max(20, width - len(pad)))
         out.append(indent)
-        out.append(f"{group.mark} {group.label}".ljust(13), style=group.style)
+        label = f"{group.mark} {group.label}"
+        out.append(label + " " * (13 - cell_len(label)), style=group.style)
         out.append(" ")
         for i, line in enumerate(lines or [""]):
             if i:
@@ -204,40 +256,45 @@ def needs_why(view: DraView, claim: Claim) -> bool:
 
 
 def why_pending(
-    out: Text, view: DraView, claim: Claim, preview: ClaimPreview | None, width: int
+    out: Text,
+    view: DraView,
+    claim: Claim,
+    preview: ClaimPreview | None,
+    width: int,
+    lang: str = "en",
 ) -> None:
-    """The shortfall per request next to the scheduler's FailedScheduling message."""
+    """The shortfall per request next to the scheduler's FailedScheduling message (quoted as
+    the scheduler wrote it, in both languages)."""
     if not claim.allocated and preview is not None:
         for name, request_preview in preview.requests.items():
-            shortfall = request_preview.shortfall()
+            shortfall = request_shortfall(request_preview, lang)
             if request_preview.class_missing or request_preview.error:
-                wrapped(out, f"{name}: {request_preview.summary()}", "  ", width, "bold red")
+                summary = request_summary(request_preview, lang)
+                wrapped(out, f"{name}: {summary}", "  ", width, "bold red")
             elif shortfall:
                 wrapped(out, f"{name}: {shortfall}", "  ", width, "bold yellow")
             else:
                 have = len(request_preview.free_matching)
                 wanted = request_preview.needed
-                need = "all matching" if wanted is None else str(wanted)
-                wrapped(
-                    out,
-                    f"{name}: needs {need}, {have} free: enough; waiting for the scheduler",
-                    "  ",
-                    width,
-                    "green",
-                )
+                need = text(lang, "need-all") if wanted is None else text(lang, "need-n", n=wanted)
+                enough = text(lang, "enough", need=need, free=have)
+                wrapped(out, f"{name}: {enough}", "  ", width, "green")
+    scheduler = text(lang, "scheduler")
     for pod in view.pods_of_claim(claim):
         if not pod.pending:
             continue
         event = failed_scheduling(view, pod)
         if event is not None:
             count = f" ×{event.count}" if event.count > 1 else ""
-            who = "scheduler" if event.source in ("", "default-scheduler") else event.source
+            who = scheduler if event.source in ("", "default-scheduler") else event.source
             when = f", {_clock(event.last_seen)}" if event.last_seen else ""
-            head = f"{who} on pod {pod.name} ({event.reason}{count}{when}):"
+            reason = f"{event.reason}{count}{when}"
+            head = text(lang, "said", who=who, pod=pod.name, reason=reason)
             wrapped(out, head, "  ", width, "bold")
             wrapped(out, event.message, "    ", width, "yellow", hang=0)
         elif pod.unschedulable_message:
-            wrapped(out, f"scheduler on pod {pod.name} (PodScheduled=False):", "  ", width, "bold")
+            head = text(lang, "said", who=scheduler, pod=pod.name, reason="PodScheduled=False")
+            wrapped(out, head, "  ", width, "bold")
             wrapped(out, pod.unschedulable_message, "    ", width, "yellow", hang=0)
         else:
-            wrapped(out, f"pod {pod.name}: not scheduled yet", "  ", width, "dim")
+            wrapped(out, text(lang, "unscheduled", pod=pod.name), "  ", width, "dim")

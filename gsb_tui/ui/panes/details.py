@@ -94,14 +94,14 @@ class DetailsPane(Pane):
         if claim is not None and key is not None:
             stale = self._preview_view is not view or self._preview_key != key
             if stale or self.preview is None or self.preview.note:
-                self.preview = claim_preview(view, claim)
+                self.preview = claim_preview(view, claim, self.lang)
                 self._preview_view, self._preview_key = view, key
             self.set_notice(notice)
             self.set_title(f"{text(self.lang, 'details')}: {claim.name}")
-            self._update_body(
-                body,
-                claim_details(view, claim, self.warnings, preview=self.preview, width=self._width),
+            details = claim_details(
+                view, claim, self.warnings, preview=self.preview, width=self._width, lang=self.lang
             )
+            self._update_body(body, details)
             return
         self.preview = None
         self._preview_view = self._preview_key = None
@@ -110,7 +110,7 @@ class DetailsPane(Pane):
         if notice is None and pod_problems:
             # No claim to select, but a pod names a claim or template that does not exist.
             self.set_notice(None)
-            self._update_body(body, pod_warnings_text(pod_problems, self._width))
+            self._update_body(body, pod_warnings_text(pod_problems, self._width, self.lang))
             return
         self.set_notice(notice or text(self.lang, "no-selection"))
 

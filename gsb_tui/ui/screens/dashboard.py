@@ -364,9 +364,9 @@ class DashboardScreen(Screen[None]):
             return
         obj = selected.obj
         if isinstance(obj, Claim):
-            body = describe_claim(self.view, obj, self.warnings)
+            body = describe_claim(self.view, obj, self.warnings, self.lang)
         elif isinstance(obj, Slice):
-            body = describe_slice(self.view, obj)
+            body = describe_slice(self.view, obj, self.lang)
         else:
             self._nothing()
             return

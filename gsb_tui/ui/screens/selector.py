@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -23,6 +24,7 @@ from textual.widgets import Input, Label, Select, Static
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
+from gsb_tui.ui.text import text
 from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
 
 DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
@@ -36,20 +38,45 @@ MARKS = {
 }
 
 
-def _verdict_text(d: DeviceVerdict, class_name: str) -> Text:
+def _verdict_text(d: DeviceVerdict, class_name: str, lang: str = "en") -> Text:
     if d.verdict == "match":
-        return Text("match", style="green")
+        return Text(text(lang, "sel.match"), style="green")
     if d.verdict == "no-match":
-        return Text("no match", style="dim")
+        return Text(text(lang, "sel.no-match"), style="dim")
     if d.verdict == "class":
         why = f": {d.error}" if d.error else ""
-        return Text(f"not in class {class_name}{why}", style="dim")
+        return Text(text(lang, "sel.not-in-class", name=class_name) + why, style="dim")
     if d.verdict == "error":
-        return Text(f"error: {d.error}", style="red")
+        return Text(text(lang, "error", message=d.error), style="red")
     return Text("")
 
 
-def device_table(trial: Trial, show_pool: bool) -> Table:
+def trial_summary(trial: Trial, view: DraView, lang: str = "en") -> str:
+    """Trial.summary() in `lang`; the view tells which note trial.py gave (class gone, or no
+    expression typed)."""
+    if trial.error:
+        return text(lang, "sel.rejected")
+    if trial.note:
+        if trial.device_class and trial.device_class not in view.classes:
+            return text(lang, "sel.class-gone", name=trial.device_class)
+        if not trial.expression:
+            return text(lang, "sel.type")
+        return trial.note
+    matched = trial.matches
+    total = len(trial.devices)
+    free = sum(1 for d in matched if d.occupancy is not None and d.occupancy.status == "free")
+    errors = sum(1 for d in trial.devices if d.verdict == "error")
+    key = "sel.matches.one" if total == 1 else "sel.matches"
+    summary = text(lang, key, matched=len(matched), total=total)
+    if trial.device_class:
+        summary += " " + text(lang, "sel.class-admits", n=trial.class_admits)
+    summary += ", " + text(lang, "of-them-free", n=free)
+    if errors:
+        summary += "; " + text(lang, "sel.unchecked", n=errors)
+    return summary
+
+
+def device_table(trial: Trial, show_pool: bool, lang: str = "en") -> Table:
     table = Table(box=None, show_edge=False, header_style="bold", expand=True, pad_edge=False)
     table.add_column("", no_wrap=True, width=1)
     table.add_column("DEVICE", no_wrap=True)
@@ -68,15 +95,15 @@ def device_table(trial: Trial, show_pool: bool) -> Table:
         table.add_row(
             Text(mark, style=style),
             Text(name, style="bold" if d.matched else ""),
-            _verdict_text(d, trial.device_class),
+            _verdict_text(d, trial.device_class, lang),
             claim,
             pods,
         )
     return table
 
 
-def vocabulary_text(view: DraView) -> Text:
-    out = Text("what a selector can read\n", style="bold")
+def vocabulary_text(view: DraView, lang: str = "en") -> Text:
+    out = Text(text(lang, "sel.vocabulary") + "\n", style="bold")
     for key, names in vocabulary(view):
         out.append("  ")
         out.append(key, style="cyan")
@@ -85,16 +112,19 @@ def vocabulary_text(view: DraView) -> Text:
     return out
 
 
-def error_text(trial: Trial) -> Text:
+def error_text(trial: Trial, lang: str = "en") -> Text:
+    """The API server's rejection as it words it, then the hint and the fix, lined up."""
     out = Text()
     out.append(trial.error + "\n", style="red")
+    hint, fix = text(lang, "sel.hint"), text(lang, "sel.fix")
+    column = max(cell_len(hint), cell_len(fix)) + 1
     if trial.hint:
-        out.append("hint ", style="bold yellow")
+        out.append(hint + " " * (column - cell_len(hint)), style="bold yellow")
         out.append(trial.hint + "\n")
     if trial.fix:
-        out.append("fix  ", style="bold green")
+        out.append(fix + " " * (column - cell_len(fix)), style="bold green")
         out.append(trial.fix, style="bold cyan")
-        out.append("   (ctrl+f puts it in)", style="dim")
+        out.append("   " + text(lang, "sel.fix-note"), style="dim")
     return out
 
 
@@ -133,8 +163,8 @@ class SelectorScreen(ModalScreen[None]):
         if len(options) == 1:
             self.device_class = options[0][1]
         with Vertical(id="selector") as frame:
-            frame.border_title = "Try a selector"
-            frame.border_subtitle = "Esc close · ctrl+f apply fix"
+            frame.border_title = text(self.lang, "sel.title")
+            frame.border_subtitle = text(self.lang, "sel.keys")
             with Horizontal(classes="selector-row"):
                 yield Label("CEL", classes="selector-label")
                 yield Input(
@@ -147,7 +177,7 @@ class SelectorScreen(ModalScreen[None]):
                 yield Label("DeviceClass", classes="selector-label")
                 yield Select(
                     options,
-                    prompt="(none: the selector alone)",
+                    prompt=text(self.lang, "sel.no-class"),
                     allow_blank=True,
                     value=self.device_class or Select.NULL,
                     compact=True,
@@ -227,19 +257,20 @@ class SelectorScreen(ModalScreen[None]):
         error = self.query_one("#selector-error", Static)
         devices = self.query_one("#selector-devices", Static)
         if self.view is None:
-            summary.update(Text("no cluster view yet", style="italic"))
+            summary.update(Text(text(self.lang, "sel.no-view"), style="italic"))
             return
-        self.query_one("#selector-vocabulary", Static).update(vocabulary_text(self.view))
+        words = vocabulary_text(self.view, self.lang)
+        self.query_one("#selector-vocabulary", Static).update(words)
         if not cel_ready() or cel_problem():
-            note = cel_problem() or "loading the CEL library…"
+            note = cel_problem() or text(self.lang, "sel.loading")
             summary.update(Text(note, style="italic"))
             return
         trial = try_selector(self.view, self.expression, self.device_class)
         self.trial = trial
         self.evaluations += 1
         style = "bold red" if trial.error else "italic" if trial.note else "bold"
-        summary.update(Text(trial.summary(), style=style))
-        error.update(error_text(trial) if trial.error else "")
+        summary.update(Text(trial_summary(trial, self.view, self.lang), style=style))
+        error.update(error_text(trial, self.lang) if trial.error else "")
         error.display = bool(trial.error)
         show_pool = len({d.id.pool for d in self.view.devices}) > 1
-        devices.update(device_table(trial, show_pool) if trial.devices else "")
+        devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")

@@ -1,0 +1,309 @@
+"""The Claim details, the describe view and the selector tool in Korean (`--lang ko`).
+
+Object names, kinds, field paths, STATE values and the scheduler's and API server's messages
+stay as the cluster prints them; only the prose around them is Korean. English must not change:
+the English words are checked against cel.py's and trial.py's own summaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from gsb_tui.dra.cel import evaluate_all
+from gsb_tui.dra.model import Claim, Pod
+from gsb_tui.dra.view import DraView
+from gsb_tui.kube.recording import marks
+from gsb_tui.ui import explain
+from gsb_tui.ui.app import GsbApp
+from gsb_tui.ui.describe import claim_details, describe_claim, describe_slice
+from gsb_tui.ui.explain import (
+    claim_preview,
+    failed_scheduling,
+    request_shortfall,
+    request_summary,
+)
+from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
+from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.ui.trial import lab_driver, try_selector
+from tests.recorded import RECORDING, snap, view
+from tests.ui.helpers import make_app, wait_until
+from tests.ui.scripted import SnapshotSource
+
+WIDE = 200  # no wrapping: one logical line per line
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cel_loaded() -> None:
+    explain.warm_up()  # what the App does in a worker thread after the first frame
+
+
+def _lines(out: Text) -> list[str]:
+    return out.plain.splitlines()
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _details(v: DraView, claim: Claim, lang: str, width: int = WIDE) -> Text:
+    preview = claim_preview(v, claim, lang)
+    return claim_details(v, claim, preview=preview, width=width, lang=lang)
+
+
+def _pending_pod(v: DraView, name: str = "dra-big") -> tuple[Pod, Claim]:
+    """The Pending pod the lab's step 8 makes, and the claim it waits for."""
+    claim = next(c for c in v.claims.values() if any(p.name == name for p in v.pods_of_claim(c)))
+    (pod,) = [p for p in v.pods_of_claim(claim) if p.name == name]
+    return pod, claim
+
+
+def _free(v: DraView) -> list[str]:
+    """Published devices no claim holds, in published order."""
+    return [d.name for d in v.devices if v.occupancy[d.id].status == "free"]
+
+
+# --- the Claim details ------------------------------------------------------------------------
+
+
+def test_claim_details_speak_korean_around_the_cluster_words() -> None:
+    v = view("step-8")
+    claim = next(c for c in v.claims.values() if c.owner_pod and c.reserved_for and c.results)
+    korean, english = _lines(_details(v, claim, "ko")), _lines(_details(v, claim, "en"))
+    # the claim's name and STATE exactly as in the Claims pane
+    assert korean[0] == f"{claim.namespace}/{claim.name}  STATE {claim.state}"
+    assert korean[0] == english[0]
+    assert f"소유 파드 {claim.owner_pod}  (틀로 만든 요청서)" in korean
+    for heading in ("요청", "할당 결과", "reservedFor", "파드", "최근 이벤트"):
+        assert heading in korean, heading
+    for english_word in ("Requests", "Results", "Pods", "Recent events", "owner pod"):
+        assert english_word not in "\n".join(korean)
+        assert any(english_word in line for line in english)  # English is still English
+    for request in claim.requests:
+        count = f"ExactCount {request.count}" if request.allocation_mode != "All" else "전부"
+        assert f"  {request.name}: 클래스 {request.device_class} · {count}" in korean
+    for result in claim.results:
+        where = f"({result.id.driver}, 풀 {result.id.pool})"
+        assert f"  {result.request} → {result.id.device}  {where}" in korean
+    for consumer in claim.reserved_for:
+        assert f"  {consumer.resource}/{consumer.name}" in korean
+    for pod in v.pods_of_claim(claim):
+        assert f"  {pod.name} {pod.phase} 노드 {pod.node}" in korean
+    # the groups stay lined up although Korean labels are two cells a character
+    names = {d.name for d in v.devices}
+    groups = [line for line in korean if line.lstrip().startswith(("✓", "✗"))]
+    assert groups
+    firsts = [next(word for word in line.split() if word in names) for line in groups]
+    starts = {
+        cell_len(line[: line.index(first)]) for line, first in zip(groups, firsts, strict=True)
+    }
+    assert starts == {len("    ") + 14}
+
+
+def test_pending_claim_is_explained_in_korean() -> None:
+    v = view("step-8")
+    pod, claim = _pending_pod(v)
+    assert pod.pending and claim.state == "pending"
+    (request,) = claim.requests
+    free = _free(v)
+    assert request.count > len(free), "step 8 asks for more devices than are free"
+    korean = _lines(_details(v, claim, "ko"))
+    shown = "\n".join(korean)
+    assert korean[0] == f"{claim.namespace}/{claim.name}  STATE pending"
+    assert "대기 이유" in korean
+    shortfall = f"{request.count}개 필요, 남은 것 {len(free)}개: {', '.join(free)}"
+    assert f"  {request.name}: {shortfall}" in korean
+    assert f"    ✓ 남음        {' '.join(free)}" in korean
+    assert "  할당되지 않음 (pending 요청서는 장치를 갖지 않음)" in korean
+    event = failed_scheduling(v, pod)
+    assert event is not None
+    assert f"  파드 {pod.name} 에 대한 스케줄러의 말 ({event.reason}" in shown
+    assert _words(event.message) in _words(shown)  # the scheduler's own words
+    assert "Why pending" not in shown and "needs " not in shown
+
+
+def test_korean_explanation_wraps_by_terminal_cells() -> None:
+    """A Korean character takes two cells: the wrap must count cells, not characters."""
+    v = view("step-8")
+    _, claim = _pending_pod(v)
+    width = 40
+    korean = _lines(_details(v, claim, "ko", width=width))
+    why = korean[korean.index("대기 이유") + 1 : korean.index("할당 결과")]
+    assert any(cell_len(line) > len(line) for line in why), "the section has Korean prose"
+    assert max(cell_len(line) for line in why) <= width
+
+
+def _previews(mark: str) -> Iterator[Any]:
+    v = view(mark)
+    for claim in v.claims.values():
+        yield from claim_preview(v, claim).requests.values()
+
+
+@pytest.mark.parametrize("mark", marks(RECORDING))
+def test_english_preview_words_are_cels_own(mark: str) -> None:
+    previews = list(_previews(mark))
+    for preview in previews:
+        assert request_summary(preview) == preview.summary()
+        assert request_shortfall(preview) == preview.shortfall()
+        if not preview.error:  # a compile error is the API server's words in both languages
+            assert request_summary(preview, "ko") != preview.summary()
+        if preview.shortfall():
+            assert request_shortfall(preview, "ko") != preview.shortfall()
+
+
+# --- the describe view --------------------------------------------------------------------------
+
+
+def test_describe_claim_and_slice_in_korean() -> None:
+    v = view("step-8")
+    pod, claim = _pending_pod(v)
+    korean = describe_claim(v, claim, lang="ko").plain
+    lines = korean.splitlines()
+    # the values line up after the widest label, counted in cells
+    fields = lines[:5]
+    labels = ["이름:", "네임스페이스:", "UID:", "만든 시각:", "상태:"]
+    assert [line[: len(label)] for line, label in zip(fields, labels, strict=True)] == labels
+    values = [claim.name, claim.namespace, claim.uid, claim.created, claim.state]
+    starts = {
+        cell_len(line[: line.index(value)]) for line, value in zip(fields, values, strict=True)
+    }
+    assert len(starts) == 1
+    assert f"Pod {pod.namespace}/{pod.name}  {pod.phase}" in lines
+    assert "이벤트" in lines and "resourceClaims" in lines
+    for entry in pod.claims:
+        source = entry.claim_name or f"틀 {entry.template_name}"
+        assert f"  {entry.name} → {source}  요청서 {entry.resolved_claim}" in lines
+    assert "Name:" not in korean and "Namespace:" not in korean
+    english = describe_claim(v, claim).plain.splitlines()
+    assert english[0] == f"Name:       {claim.name}"
+
+    slice_ = v.slices[0]
+    slice_lines = describe_slice(v, slice_, "ko").plain.splitlines()
+    assert slice_lines[0] == f"ResourceSlice {slice_.name}"
+    assert slice_lines[1].startswith(f"드라이버 {slice_.driver}  노드 {slice_.node}")
+    assert slice_lines[2] == "장치"
+    for device, line in zip(slice_.devices, slice_lines[3:], strict=True):
+        assert line.startswith(f"  {device.name} {v.occupancy[device.id].status}  ")
+
+
+# --- the dashboard: details pane, `d` and the selector tool -------------------------------------
+
+
+def _plain(widget: Static) -> str:
+    console = Console(width=WIDE, record=True, color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def _ready(pilot: Pilot[Any], app: GsbApp) -> None:
+    await wait_until(pilot, lambda: app.dashboard.grid.cells and app.dashboard.details.previewed)
+
+
+async def _select(pilot: Pilot[Any], app: GsbApp, key: tuple[str, str]) -> None:
+    app.dashboard.focus_pane("claims")
+    await pilot.pause()
+    for _ in range(len(app.dashboard.claims.visible_keys())):
+        if app.dashboard.selected_claim == key:
+            break
+        await pilot.press("down")
+    assert app.dashboard.selected_claim == key
+    await wait_until(pilot, lambda: app.dashboard.details.previewed)
+
+
+@pytest.mark.parametrize(
+    ("lang", "field"), [("ko", "네임스페이스:  "), ("en", "Namespace:  ")], ids=["ko", "en"]
+)
+async def test_dashboard_details_and_describe_follow_the_language(lang: str, field: str) -> None:
+    v = view("step-8")
+    pod, claim = _pending_pod(v)
+    app = make_app(SnapshotSource(snap("step-8")), lang)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _ready(pilot, app)
+        await _select(pilot, app, claim.key)
+        details = _plain(app.dashboard.details.query_one(".details-text", Static))
+        assert ("대기 이유" in details) == (lang == "ko")
+        assert ("Why pending" in details) == (lang == "en")
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextViewScreen))
+        screen = app.screen
+        assert isinstance(screen, TextViewScreen)
+        lines = screen.plain.splitlines()
+        assert f"{field}{claim.namespace}" in lines
+        assert f"{claim.namespace}/{claim.name}  STATE {claim.state}" in lines
+        assert f"Pod {pod.namespace}/{pod.name}" in screen.plain
+
+
+async def _type(pilot: Pilot[Any], screen: SelectorScreen, expression: str) -> None:
+    screen.query_one("#selector-input", Input).value = ""
+    await pilot.press(*expression)
+    await wait_until(
+        pilot, lambda: screen.trial is not None and screen.trial.expression == expression
+    )
+
+
+async def test_selector_tool_summary_in_korean() -> None:
+    v = view("step-8")
+    driver = lab_driver(v)
+    (device_class,) = v.classes.values()  # the screen picks the only class by default
+    admitted = evaluate_all(device_class.selectors, v.devices)
+    class_admits = sum(1 for outcome in admitted.values() if outcome.matched)
+    sevens = [d for d in v.devices if d.attribute("index") == 7]
+    free = sum(1 for d in sevens if v.occupancy[d.id].status == "free")
+    app = make_app(SnapshotSource(snap("step-8")), "ko")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _ready(pilot, app)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SelectorScreen))
+        screen = app.screen
+        assert isinstance(screen, SelectorScreen)
+        assert screen.query_one("#selector").border_title == "선택식 시험"
+        await _type(pilot, screen, f"device.attributes['{driver}'].index == 7")
+        summary = _plain(screen.query_one("#selector-summary", Static)).strip()
+        assert summary == (
+            f"장치 {len(v.devices)}개 중 {len(sevens)}개가 맞음"
+            f" (클래스가 {class_admits}개 허용), 그중 {free}개 남음"
+        )
+        table = _plain(screen.query_one("#selector-devices", Static)).splitlines()
+        matched = [line for line in table if line.startswith("✓")]
+        assert [line.split()[1] for line in matched] == [d.name for d in sevens]
+        assert all(line.split()[2] == "맞음" for line in matched)
+        vocabulary = _plain(screen.query_one("#selector-vocabulary", Static))
+        assert vocabulary.startswith("선택식이 읽을 수 있는 것")
+
+        # the lab's mistake: the API server's words as they are, the prose around them Korean
+        await _type(pilot, screen, "device.attributes.index == 7")
+        summary = _plain(screen.query_one("#selector-summary", Static)).strip()
+        assert summary == "API 서버가 이 선택식을 거절합니다:"
+        error = _plain(screen.query_one("#selector-error", Static))
+        assert "found no matching overload" in error
+        assert screen.trial is not None and screen.trial.fix
+        assert f"고침 {screen.trial.fix}   (ctrl+f 로 넣기)" in error
+
+
+@pytest.mark.parametrize(
+    ("expression", "device_class"),
+    [
+        ("", ""),
+        ("", "no-such-class"),
+        ("device.attributes.index == 7", ""),
+        ("device.attributes['{driver}'].index == 7", ""),
+        ("device.attributes['{driver}'].index >= 4", "{cls}"),
+        ("device.driver == 'other.example.com'", "{cls}"),
+    ],
+)
+def test_selector_summary_english_is_trials_own_and_korean_differs(
+    expression: str, device_class: str
+) -> None:
+    v = view("step-8")
+    (cls,) = v.classes
+    expression = expression.format(driver=lab_driver(v))
+    trial = try_selector(v, expression, device_class.format(cls=cls))
+    assert trial_summary(trial, v) == trial.summary()
+    assert trial_summary(trial, v, "ko") != trial.summary()
