@@ -206,3 +206,20 @@ async def test_many_slices_get_one_line_each() -> None:
         await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 4)
         shown = list(app.dashboard.slices.query(".slices-text").results(Static))
         assert len(shown) == 2
+
+
+async def test_ledger_names_the_claims_pods_wait_for_not_unused_ones() -> None:
+    """The ledger's demand line: a pending claim a pod waits for, not a claim no pod uses."""
+    source = ScriptedSource()
+    app = make_app(source)
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 2)]))
+        source.push(
+            *synced(Kind.CLAIMS, [claim("waited-for"), claim("unused")]),
+            *synced(Kind.PODS, [pod("needs-it", "waited-for")]),
+        )
+        await wait_until(pilot, lambda: len(app.dashboard.claims.visible_keys()) == 2)
+        ledger = str(app.dashboard.grid.query_one(".ledger").render())
+        assert "waited-for wants 1" in ledger
+        assert "unused" not in ledger
+        assert {k[1] for k in app.dashboard.claims.visible_keys()} == {"waited-for", "unused"}

@@ -130,7 +130,13 @@ class DeviceGrid(Pane, can_focus=True):
                 free=ledger.free,
             )
         )
-        pending_claims = [c for c in view.claims.values() if not c.allocated and not c.deleting]
+        # Demand the devices do not meet: unallocated claims a pod is waiting for. A claim no
+        # pod uses is never allocated (nothing asks yet); the Claims pane lists it as pending.
+        pending_claims = [
+            c
+            for c in view.claims.values()
+            if not c.allocated and not c.deleting and view.pods_of_claim(c)
+        ]
         line.append("\n")
         if ledger.pending_pods:
             pods = ", ".join(p.split("/", 1)[-1] for p in ledger.pending_pods)
