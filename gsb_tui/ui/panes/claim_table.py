@@ -96,15 +96,26 @@ class ClaimTable(ScrollView, can_focus=True):
         if before in self._index:
             self.cursor_row = self._index[before]
         self.cursor_row = max(0, min(self.cursor_row, len(self.rows) - 1))
-        self.virtual_size = Size(self._line_width(), len(self.rows) + 1)
+        self._size_to_rows()
         self.refresh()
 
     def set_widths(self, widths: Sequence[int]) -> None:
         if list(widths) != self.widths:
             self.widths = list(widths)
             self._lines.clear()
-            self.virtual_size = Size(self._line_width(), len(self.rows) + 1)
+            self._size_to_rows()
             self.refresh()
+
+    def _size_to_rows(self) -> None:
+        """Header plus rows, but never less than the visible height: while the rows fit, a
+        claim coming or going leaves the size alone (a new size lays out the whole screen)."""
+        height = max(len(self.rows) + 1, self.scrollable_content_region.height)
+        size = Size(self._line_width(), height)
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._size_to_rows()
 
     def _line_width(self) -> int:
         return sum(w + 2 * CELL_PADDING for w in self.widths)
