@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -67,6 +67,7 @@ class ClaimTable(ScrollView, can_focus=True):
         self.rows: list[TableRow] = []
         self._index: dict[str, int] = {}
         self.cursor_row = 0
+        self._base = Style()
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(4096)
 
     # --- data -------------------------------------------------------------------------
@@ -122,19 +123,24 @@ class ClaimTable(ScrollView, can_focus=True):
 
     # --- drawing ----------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The base style walks every ancestor's styles: look it up once per render, not per line.
+        self._base = self.rich_style
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:  # the header stays put while the rows scroll
             return self._line(None, self.headers, self._style("claim-table--header"), width)
         index = y - 1 + self.scroll_offset.y
         if not 0 <= index < len(self.rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base)
         row = self.rows[index]
         if index == self.cursor_row:
             name = "claim-table--cursor" if self.has_focus else "claim-table--cursor-blurred"
             style = self._style(name)
         else:
-            style = self._style("claim-table--odd") if index % 2 else self.rich_style
+            style = self._style("claim-table--odd") if index % 2 else self._base
         return self._line(row, row.cells, style, width)
 
     def _style(self, name: str) -> Style:

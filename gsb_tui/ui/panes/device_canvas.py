@@ -174,6 +174,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         self.groups: tuple[Group, ...] = ()
         self.geometry = Geometry()
         self._drawn: dict[DeviceId, tuple[int, list[list[Segment]]]] = {}  # width, lines
+        self._base = Style()
 
     # --- what to draw -------------------------------------------------------------------
 
@@ -214,9 +215,14 @@ class DeviceCanvas(ScrollView, can_focus=False):
 
     # --- drawing ------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The base style walks every ancestor's styles: look it up once per render, not per line.
+        self._base = self.rich_style
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base
         found = self.geometry.row_at(y + self.scroll_offset.y)
         if found is None:
             return Strip.blank(width, base)
