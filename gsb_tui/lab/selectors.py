@@ -50,7 +50,12 @@ def mistake(expression: str, driver: str) -> Text | None:
         domain = m.group(2)
         if domain == driver:
             continue
-        if "." not in domain:
+        # `device.attributes['index'].index` reads an attribute under the domain "index": the
+        # API server accepts it and the scheduler fails with "no such key: index" (seen on the
+        # practice cluster, tests/e2e/test_cel_parity.py); only the map itself compared with a
+        # value is rejected at admission.
+        reads_further = re.match(r"\s*(?:\.|\[)", expression[m.end() :]) is not None
+        if "." not in domain and not reads_further:
             return t(
                 "mistake.attr_no_domain",
                 written=m.group(0).replace(" ", ""),

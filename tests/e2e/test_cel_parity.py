@@ -3,6 +3,7 @@ match are exactly the devices the scheduler allocates for `allocationMode: All`.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -23,6 +24,10 @@ SELECTORS = [
     "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0'))",
     "device.attributes['gpu.example.com'].index > 100",  # matches nothing
     "device.attributes['gpu.example.com'].idx == 7",  # runtime error: no such key
+    "device.attributes['gpu.example.com'].index > 6",  # step 5 written another way
+    # The attribute's domain written as "index": compiles (the API server creates the claim),
+    # then fails on every device at scheduling with "no such key: index".
+    "device.attributes['index'].index == 7",
 ]
 
 
@@ -114,6 +119,7 @@ async def test_preview_matches_what_the_scheduler_allocates(
     if errors:
         # Both sides call it a runtime error, with the same missing key.
         assert "CEL runtime error" in message
-        assert any("no such key: idx" in e for e in errors) and "no such key: idx" in message
+        keys = {m.group(0) for e in errors if (m := re.search(r"no such key: \w+", e))}
+        assert keys and all(key in message for key in keys), (keys, message)
     elif not predicted:
         assert "cannot allocate all claims" in message

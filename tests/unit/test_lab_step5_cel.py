@@ -221,3 +221,15 @@ def test_no_cel_library_falls_back_to_reading_the_text(
     assert sub.ok is False and sub.reason.key == "cel.not_value"
     write_pick(lab, f"{INDEX} == 7")
     assert declared(check(view("step-5"), lab)).ok is True
+
+
+def test_text_reading_tells_a_wrong_domain_from_an_admission_mistake() -> None:
+    """The fallback reading agrees with the cluster (tests/e2e/test_cel_parity.py): reading
+    further under attributes['index'] compiles and fails at scheduling; comparing the map
+    itself is refused at admission."""
+    driver = "gpu.example.com"
+    further = selectors.mistake("device.attributes['index'].index == 7", driver)
+    assert further is not None and further.key == "cel.wrong_domain"
+    assert not selectors.rejected_at_admission("device.attributes['index'].index == 7", driver)
+    assert selectors.rejected_at_admission("device.attributes['index'] == 7", driver)
+    assert selectors.rejected_at_admission("device.attributes.index == 7", driver)
