@@ -225,7 +225,8 @@ def preview_lines(
     pad = indent + " " * 14
     for group in outcome_groups(view, preview, held, lang):
         body = _names(group.devices, lang) + (f": {group.error}" if group.error else "")
-        lines = wrap(body, max(20, width - len(pad)))
+        # The room left after the label, however little: a wider floor ran past the pane.
+        lines = wrap(body, max(8, width - len(pad)))
         out.append(indent)
         label = f"{group.mark} {group.label}"
         out.append(label + " " * (13 - cell_len(label)), style=group.style)

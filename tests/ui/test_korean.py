@@ -307,3 +307,16 @@ def test_selector_summary_english_is_trials_own_and_korean_differs(
     trial = try_selector(v, expression, device_class.format(cls=cls))
     assert trial_summary(trial, v) == trial.summary()
     assert trial_summary(trial, v, "ko") != trial.summary()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_device_groups_stay_inside_a_narrow_details_pane(lang: str) -> None:
+    """At 140x40 the details text is 34 cells wide: the ✓/✗ device lists wrap under their
+    label instead of running past the pane (where the pane would wrap them to column 0)."""
+    v = view("step-8")
+    width = 34
+    for claim in v.claims.values():
+        lines = _lines(_details(v, claim, lang, width=width))
+        groups = [line for line in lines if line.lstrip().startswith(("✓", "✗"))]
+        assert groups, f"{claim.name} has a device preview"
+        assert max(cell_len(line) for line in groups) <= width, (claim.name, groups)
