@@ -191,7 +191,7 @@ async def test_many_slices_get_one_line_each() -> None:
     source = ScriptedSource()
     app = make_app(source)
     nodes = [f"node-{i:02d}" for i in range(DETAILED_SLICES_MAX + 1)]
-    async with app.run_test(size=(200, 60)) as pilot:
+    async with app.run_test(size=(140, 40)) as pilot:  # the narrowest wide layout
         source.push(*synced(Kind.SLICES, [resource_slice(n, 2) for n in nodes]))
         await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 2 * len(nodes))
         shown = list(app.dashboard.slices.query(".slices-text").results(Static))
@@ -201,6 +201,10 @@ async def test_many_slices_get_one_line_each() -> None:
         assert len(lines) == 1 + len(nodes)
         for node, line in zip(nodes, lines[1:], strict=True):
             assert f"node {node}" in line and "devices 2" in line
+        # On screen too: one row per slice, cut with an ellipsis rather than wrapped.
+        drawn = shown[0].render_lines(shown[0].region.reset_offset)
+        assert len(drawn) >= 1 + len(nodes)
+        assert all(f"node {n}" in strip.text for n, strip in zip(nodes, drawn[1:], strict=False))
         # Back to a few slices: the device tables return.
         source.push(*synced(Kind.SLICES, [resource_slice(n, 2) for n in nodes[:2]]))
         await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 4)

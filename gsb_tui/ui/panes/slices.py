@@ -45,19 +45,19 @@ def slice_title(s: Slice) -> Text:
 
 def slice_line(view: DraView, s: Slice) -> Text:
     """One slice in one line (many slices): where it is, its generation and device count."""
+    # The facts first and the (long, generated) name last, so a narrow pane cuts the name.
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(s.name, style="bold")
-    out.append("  ")
     fields = [("node", s.node or "-")] + ([("pool", s.pool)] if s.pool != s.node else [])
     fields += [("gen", str(s.generation)), ("devices", str(len(s.devices)))]
     _facts(out, fields)
+    out.append(f"  {s.name}", style="dim")
     if s in view.stale_slices:
         out.append("  older generation: not counted", style="yellow")
     return out
 
 
 def slice_list(view: DraView, slices: Sequence[Slice], lang: str) -> Text:
-    out = Text()
+    out = Text()  # one line per slice however narrow: see `.slices-text.compact` in gsb.tcss
     out.append(text(lang, "slices-compact", count=len(slices)) + "\n", style="dim italic")
     for s in slices:
         out.append_text(slice_line(view, s))
@@ -225,7 +225,8 @@ class SlicesPane(Pane):
             keys = [(s, s in view.stale_slices) for s in every]
             if self._names != ["(compact)"]:
                 box.remove_children()
-                self._widgets = [Static(slice_list(view, every, self.lang), classes="slices-text")]
+                compact = Static(slice_list(view, every, self.lang), classes="slices-text compact")
+                self._widgets = [compact]
                 box.mount_all(self._widgets)
             elif keys != self._keys:
                 self._widgets[0].update(slice_list(view, every, self.lang))
