@@ -56,3 +56,20 @@ async def click_device(pilot: Pilot[int], app: GsbApp, device: DeviceId) -> None
     assert offset is not None, f"{device.device} is not on screen"
     await pilot.click(DeviceCanvas, offset=offset)
     await pilot.pause()
+
+
+async def wait_for_preview(pilot: Pilot[int], app: GsbApp) -> None:
+    """The grid is drawn and the selected claim has its selector preview."""
+    await wait_until(pilot, lambda: app.dashboard.grid.cells and app.dashboard.details.previewed)
+
+
+async def select_claim(pilot: Pilot[int], app: GsbApp, key: tuple[str, str]) -> None:
+    """Select a claim the way a user does: the Claims pane, then down until it is the one."""
+    app.dashboard.focus_pane("claims")
+    await pilot.pause()
+    for _ in range(len(app.dashboard.claims.visible_keys())):
+        if app.dashboard.selected_claim == key:
+            break
+        await pilot.press("down")
+    assert app.dashboard.selected_claim == key
+    await wait_until(pilot, lambda: app.dashboard.details.previewed)

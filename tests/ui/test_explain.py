@@ -24,7 +24,7 @@ from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
-from tests.ui.helpers import make_app, wait_until
+from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import (
     NAMESPACE,
     ScriptedSource,
@@ -87,19 +87,8 @@ def _row_marked(app: GsbApp, key: tuple[str, str]) -> bool:
     return str(table.get_row(f"{key[0]}/{key[1]}").cells[0]).startswith("⚠")
 
 
-async def _ready(pilot: Pilot[Any], app: GsbApp) -> None:
-    await wait_until(pilot, lambda: app.dashboard.grid.cells and app.dashboard.details.previewed)
-
-
 async def _select_claim(pilot: Pilot[Any], app: GsbApp, key: tuple[str, str]) -> str:
-    app.dashboard.focus_pane("claims")
-    await pilot.pause()
-    for _ in range(len(app.dashboard.claims.visible_keys())):
-        if app.dashboard.selected_claim == key:
-            break
-        await pilot.press("down")
-    assert app.dashboard.selected_claim == key
-    await wait_until(pilot, lambda: app.dashboard.details.previewed)
+    await select_claim(pilot, app, key)
     return _plain(app.dashboard.details.query_one(".details-text", Static))
 
 
@@ -138,7 +127,7 @@ async def test_dra_big_preview_counts_come_from_the_recording(
 
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         key = (raw_claim["metadata"]["namespace"], raw_claim["metadata"]["name"])
         shown = _words(await _select_claim(pilot, app, key))
         summary = f"class admits {len(admitted)} devices, {len(free)} of them free"
@@ -161,7 +150,7 @@ async def test_pick_seven_preview_names_its_device(
     held = [r["device"] for r in raw_claim["status"]["allocation"]["devices"]["results"]]
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         shown = _words(await _select_claim(pilot, app, ("dra-lab", "pick-seven")))
         assert f"selectors admit {len(held)}, 0 of them free" in shown
         assert f"✓ this claim {' '.join(held)}" in shown
@@ -207,7 +196,7 @@ async def test_selector_matches_exactly_the_recorded_index_7(
     expression = f"device.attributes['{driver}'].index == 7"
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         screen = await _open_selector(pilot, app)
         await _type(pilot, screen, expression)
         trial = screen.trial
@@ -240,7 +229,7 @@ async def test_selector_explains_the_index_mistake_and_applies_the_fix(
     fix = f"device.attributes['{_driver(step8)}'].index == 7"
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(80, 24)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         screen = await _open_selector(pilot, app)
         await _type(pilot, screen, "device.attributes.index == 7")
         shown = _plain(screen.query_one("#selector-error", Static))
@@ -259,7 +248,7 @@ async def test_selector_typing_is_debounced(lab_snapshot: Callable[[str], Snapsh
     expression = f"device.attributes['{_driver(step8)}'].index >= 4"
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         screen = await _open_selector(pilot, app)
         before = screen.evaluations
         await _type(pilot, screen, expression)
@@ -278,7 +267,7 @@ async def test_selector_typing_is_debounced(lab_snapshot: Callable[[str], Snapsh
 async def test_selector_from_the_command_palette(lab_snapshot: Callable[[str], Snapshot]) -> None:
     app = make_app(SnapshotSource(lab_snapshot("step-8")))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Try selector")
@@ -306,7 +295,7 @@ async def test_selector_follows_the_cluster_while_open(
     assert seven not in _allocated(before)
     async with app.run_test(size=(160, 48)) as pilot:
         push(before)
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         screen = await _open_selector(pilot, app)
         await _type(pilot, screen, expression)
         assert screen.trial is not None
@@ -354,7 +343,7 @@ async def test_mistake_1_is_marked_on_the_cell_and_the_row(
     devices = {r["device"] for r in raw_claim["status"]["allocation"]["devices"]["results"]}
     app = make_app(SnapshotSource(snapshot))
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         grid = app.dashboard.grid
         warned = {d.device for d, cell in grid.cells.items() if cell.warned}
         assert warned == devices
@@ -411,7 +400,7 @@ async def test_claim_warnings_are_marked_and_spelled_out(
     async with app.run_test(size=(160, 48)) as pilot:
         source.push(*_leak_ghost_missing())
         await wait_until(pilot, lambda: len(app.dashboard.claims.visible_keys()) == 3)
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         cells = {d.device: c for d, c in app.dashboard.grid.cells.items()}
         assert cells[device].warned
         assert f"⚠ {label}" in app.dashboard.grid.canvas.cell_text(cells[device].device_id)[0]
@@ -432,7 +421,7 @@ async def test_missing_claim_and_template_show_without_a_row_to_mark() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         source.push(*_leak_ghost_missing())
         await wait_until(pilot, lambda: len(app.dashboard.claims.visible_keys()) == 3)
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         strip = _plain(app.dashboard.claims.query_one(".warn-strip", Static))
         assert "pod wants-claim: uses ResourceClaim no-such-claim" in strip
         assert "pod wants-template: uses ResourceClaimTemplate no-such-template" in strip

@@ -22,7 +22,6 @@ from gsb_tui.dra.model import Claim, Pod
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
 from gsb_tui.ui import explain
-from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.describe import claim_details, describe_claim, describe_slice
 from gsb_tui.ui.explain import (
     claim_preview,
@@ -34,7 +33,7 @@ from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.ui.trial import lab_driver, try_selector
 from tests.recorded import RECORDING, snap, view
-from tests.ui.helpers import make_app, wait_until
+from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import SnapshotSource
 
 WIDE = 200  # no wrapping: one logical line per line
@@ -202,21 +201,6 @@ def _plain(widget: Static) -> str:
     return console.export_text()
 
 
-async def _ready(pilot: Pilot[Any], app: GsbApp) -> None:
-    await wait_until(pilot, lambda: app.dashboard.grid.cells and app.dashboard.details.previewed)
-
-
-async def _select(pilot: Pilot[Any], app: GsbApp, key: tuple[str, str]) -> None:
-    app.dashboard.focus_pane("claims")
-    await pilot.pause()
-    for _ in range(len(app.dashboard.claims.visible_keys())):
-        if app.dashboard.selected_claim == key:
-            break
-        await pilot.press("down")
-    assert app.dashboard.selected_claim == key
-    await wait_until(pilot, lambda: app.dashboard.details.previewed)
-
-
 @pytest.mark.parametrize(
     ("lang", "field"), [("ko", "네임스페이스:  "), ("en", "Namespace:  ")], ids=["ko", "en"]
 )
@@ -225,8 +209,8 @@ async def test_dashboard_details_and_describe_follow_the_language(lang: str, fie
     pod, claim = _pending_pod(v)
     app = make_app(SnapshotSource(snap("step-8")), lang)
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
-        await _select(pilot, app, claim.key)
+        await wait_for_preview(pilot, app)
+        await select_claim(pilot, app, claim.key)
         details = _plain(app.dashboard.details.query_one(".details-text", Static))
         assert ("대기 이유" in details) == (lang == "ko")
         assert ("Why pending" in details) == (lang == "en")
@@ -258,7 +242,7 @@ async def test_selector_tool_summary_in_korean() -> None:
     free = sum(1 for d in sevens if v.occupancy[d.id].status == "free")
     app = make_app(SnapshotSource(snap("step-8")), "ko")
     async with app.run_test(size=(160, 48)) as pilot:
-        await _ready(pilot, app)
+        await wait_for_preview(pilot, app)
         await pilot.press("s")
         await wait_until(pilot, lambda: isinstance(app.screen, SelectorScreen))
         screen = app.screen
