@@ -209,10 +209,6 @@ def evaluate_all(
     return {d.id: _evaluate_chain(selectors, d, "") for d in devices}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 @dataclass(frozen=True)
 class RequestPreview:
     class_admits: tuple[DeviceId, ...]  # devices the DeviceClass selectors admit
@@ -226,36 +222,13 @@ class RequestPreview:
     error: str = ""  # a selector that does not compile (then nothing is admitted)
     hint: str = ""
 
-    def summary(self) -> str:
-        """e.g. "class admits 8 devices, selectors admit 1, 1 of them free"."""
-        if self.class_missing:
-            return f"device class {self.class_name} does not exist"
-        if self.error:
-            return self.error.splitlines()[0]
-        parts = [f"class admits {_plural(len(self.class_admits), 'device')}"]
-        if self.has_selectors:
-            parts.append(f"selectors admit {len(self.selector_admits)}")
-        parts.append(f"{len(self.free_matching)} of them free")
-        text = ", ".join(parts)
-        errors = [o.error for o in self.outcomes.values() if o.error]
-        if errors:
-            text += f"; {_plural(len(errors), 'device')} could not be checked: {errors[0]}"
-        return text
-
-    def shortfall(self) -> str:
-        """e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6", or "" when the request can be met."""
-        free = ", ".join(d.device for d in self.free_matching)
-        names = f": {free}" if free else ""
-        if self.needed is None:
-            if len(self.free_matching) < len(self.selector_admits) or not self.selector_admits:
-                return (
-                    f"needs all {len(self.selector_admits)} matching devices, "
-                    f"{len(self.free_matching)} free{names}"
-                )
-            return ""
-        if len(self.free_matching) < self.needed:
-            return f"needs {self.needed}, {len(self.free_matching)} free{names}"
-        return ""
+    @property
+    def short(self) -> bool:
+        """Too few free matching devices to meet the request (its wording: ui/explain.py)."""
+        free = len(self.free_matching)
+        if self.needed is None:  # allocationMode All: every matching device, and at least one
+            return free < len(self.selector_admits) or not self.selector_admits
+        return free < self.needed
 
 
 @_serialised

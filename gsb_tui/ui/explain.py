@@ -133,8 +133,8 @@ def _devices(lang: str, n: int) -> str:
 
 
 def request_summary(preview: RequestPreview, lang: str = "en") -> str:
-    """RequestPreview.summary() in `lang`: e.g. "class admits 8 devices, selectors admit 1,
-    1 of them free". A selector's compile error is the API server's words, as they are."""
+    """What a request's preview comes to, in `lang`: e.g. "class admits 8 devices, selectors
+    admit 1, 1 of them free". A selector's compile error is the API server's words, as they are."""
     if preview.class_missing:
         return text(lang, "class-missing", name=preview.class_name)
     if preview.error:
@@ -152,9 +152,9 @@ def request_summary(preview: RequestPreview, lang: str = "en") -> str:
 
 
 def request_shortfall(preview: RequestPreview, lang: str = "en") -> str:
-    """RequestPreview.shortfall() in `lang`: e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6", or ""
-    when the request can be met (cel.py decides which)."""
-    if not preview.shortfall():
+    """Why the request cannot be met, in `lang`: e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6",
+    or "" when it can (cel.py decides which)."""
+    if not preview.short:
         return ""
     free = len(preview.free_matching)
     if preview.needed is None:

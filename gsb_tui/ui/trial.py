@@ -44,23 +44,6 @@ class Trial:
     def class_admits(self) -> int:
         return sum(1 for d in self.devices if d.verdict != "class")
 
-    def summary(self) -> str:
-        if self.error:
-            return "the API server would reject this selector:"
-        if self.note:
-            return self.note
-        matched = self.matches
-        free = sum(1 for d in matched if d.occupancy is not None and d.occupancy.status == "free")
-        errors = sum(1 for d in self.devices if d.verdict == "error")
-        total = len(self.devices)
-        text = f"{len(matched)} of {total} device{'s' if total != 1 else ''} match"
-        if self.device_class:
-            text += f" (the class admits {self.class_admits})"
-        text += f", {free} of them free"
-        if errors:
-            text += f"; {errors} could not be checked"
-        return text
-
 
 def lab_driver(view: DraView) -> str:
     """The driver whose devices are published (the domain hints name)."""

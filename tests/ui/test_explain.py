@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
+from gsb_tui.ui.explain import request_summary
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
@@ -138,7 +139,7 @@ async def test_dra_big_preview_counts_come_from_the_recording(
         preview = app.dashboard.details.preview
         assert preview is not None
         (request_preview,) = preview.requests.values()
-        assert request_preview.summary() == summary
+        assert request_summary(request_preview) == summary
 
 
 async def test_pick_seven_preview_names_its_device(

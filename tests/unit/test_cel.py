@@ -39,6 +39,7 @@ from gsb_tui.dra.quantity import MAX_INT64, QuantityError, parse_quantity
 from gsb_tui.dra.semver import SemverError, parse_semver
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind
+from gsb_tui.ui.explain import request_shortfall, request_summary  # the words for a preview
 from tests.recorded import RECORDING, snap
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -324,10 +325,10 @@ def test_explain_request_for_the_pending_pod_at_step_8() -> None:
     assert preview.selector_admits == preview.class_admits  # no selectors of its own
     assert set(preview.free_matching) == set(free)
     assert preview.needed == request.count
-    assert preview.summary() == f"class admits {len(devs)} devices, {len(free)} of them free"
+    assert request_summary(preview) == f"class admits {len(devs)} devices, {len(free)} of them free"
     assert len(free) < request.count, "the recorded pod is Pending for lack of devices"
     names = ", ".join(d.name for d in devs if d.id in set(free))
-    assert preview.shortfall() == f"needs {request.count}, {len(free)} free: {names}"
+    assert request_shortfall(preview) == f"needs {request.count}, {len(free)} free: {names}"
 
 
 def test_explain_request_with_a_selector_counts_what_it_admits() -> None:
@@ -338,11 +339,12 @@ def test_explain_request_with_a_selector_counts_what_it_admits() -> None:
     preview = explain_request(devs, device_class("step-5"), request, [d.id for d in devs])
     assert len(preview.selector_admits) == 1
     assert (
-        preview.summary() == f"class admits {len(devs)} devices, selectors admit 1, 1 of them free"
+        request_summary(preview)
+        == f"class admits {len(devs)} devices, selectors admit 1, 1 of them free"
     )
-    assert preview.shortfall() == ""
+    assert request_shortfall(preview) == ""
     missing = explain_request(devs, None, request, [])
-    assert missing.summary() == f"device class {request.device_class} does not exist"
+    assert request_summary(missing) == f"device class {request.device_class} does not exist"
 
 
 # --- quantities and versions ---------------------------------------------------------------------

@@ -52,8 +52,8 @@ def _verdict_text(d: DeviceVerdict, class_name: str, lang: str = "en") -> Text:
 
 
 def trial_summary(trial: Trial, view: DraView, lang: str = "en") -> str:
-    """Trial.summary() in `lang`; the view tells which note trial.py gave (class gone, or no
-    expression typed)."""
+    """What the trial comes to, in `lang`; the view tells which note trial.py gave (class
+    gone, or no expression typed)."""
     if trial.error:
         return text(lang, "sel.rejected")
     if trial.note:
