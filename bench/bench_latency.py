@@ -22,7 +22,7 @@ from harness import (
     log,
     percentile,
 )
-from headless import SIZE, BenchApp, Sample, Samples, phases_ms, settle, until
+from headless import SIZE, BenchApp, Sample, Samples, phase_split, settle, until
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.rest import Rest
@@ -85,18 +85,14 @@ def report(figures: Figures, samples: Samples, prefix: str, label: str) -> None:
         figures.add(
             f"{prefix}_p95_ratio", percentile(screen, 95) / percentile(kube, 95), "x kubectl"
         )
-    parts = phases_ms(samples)
+    labels = (
+        "store → repaint start",
+        "repaint (build_view + panes)",
+        "repaint end → frame composed",
+    )
     figures.note(
         prefix,
-        "screen latency split (p50 / p95 ms): "
-        + "; ".join(
-            f"{what} {percentile(v, 50):.1f} / {percentile(v, 95):.1f}"
-            for what, v in (
-                ("store → repaint start", parts["wait"]),
-                ("repaint (build_view + panes)", parts["repaint"]),
-                ("repaint end → frame composed", parts["frame"]),
-            )
-        ),
+        "screen latency split (p50 / p95 ms): " + phase_split(samples, labels, 1, " / "),
     )
     missing = samples.missing("screen")
     figures.add(f"{prefix}_missing", float(missing), "events")

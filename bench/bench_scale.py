@@ -35,7 +35,7 @@ from harness import (
     rss_mb,
     wall_time,
 )
-from headless import SIZE, BenchApp, Sample, Samples, phases_ms, settle, until
+from headless import SIZE, BenchApp, Sample, Samples, phase_split, settle, until
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.rest import Rest, RestError
@@ -307,20 +307,12 @@ def update_latency(cp: ControlPlane, scale: Scale, figures: Figures) -> None:
         and percentile(tail, 95) <= 2 * percentile(head, 95) + 50
     )
     figures.add("scale_keeps_up", "yes" if keeps_up else "no", "")
-    parts = phases_ms(samples)
+    labels = ("store → repaint", "repaint", "repaint → frame")
     figures.note(
         "scale",
         f"{len(samples.items)} events sent in {stats['sent_s']:.1f} s, all shown after "
         f"{stats['drained_s']:.1f} s; {app.repaints} repaints, {app.frames} frames; "
-        "split p50/p95 ms: "
-        + "; ".join(
-            f"{what} {percentile(v, 50):.0f}/{percentile(v, 95):.0f}"
-            for what, v in (
-                ("store → repaint", parts["wait"]),
-                ("repaint", parts["repaint"]),
-                ("repaint → frame", parts["frame"]),
-            )
-        ),
+        "split p50/p95 ms: " + phase_split(samples, labels, 0, "/"),
     )
     if app.repaint_log:
         took = [1000 * (end - start) for start, end in app.repaint_log]

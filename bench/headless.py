@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import NO_LAB_DIR
+from harness import NO_LAB_DIR, percentile
 
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
@@ -166,3 +166,12 @@ def phases_ms(samples: Samples) -> dict[str, list[float]]:
         out["repaint"].append(1000 * (s.repaint_end - s.repaint_start))
         out["frame"].append(1000 * (s.screen - s.repaint_end))
     return out
+
+
+def phase_split(samples: Samples, labels: tuple[str, str, str], digits: int, sep: str) -> str:
+    """ "label p50<sep>p95" for store → repaint, the repaint, repaint → frame, joined by "; "."""
+    parts = phases_ms(samples)
+    return "; ".join(
+        f"{label} {percentile(v, 50):.{digits}f}{sep}{percentile(v, 95):.{digits}f}"
+        for label, v in zip(labels, (parts["wait"], parts["repaint"], parts["frame"]), strict=True)
+    )
