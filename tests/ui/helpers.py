@@ -73,3 +73,12 @@ async def select_claim(pilot: Pilot[int], app: GsbApp, key: tuple[str, str]) -> 
         await pilot.press("down")
     assert app.dashboard.selected_claim == key
     await wait_until(pilot, lambda: app.dashboard.details.previewed)
+
+
+async def run_from_palette(pilot: Pilot[int], command: str) -> None:
+    """Open the command palette (ctrl+p), type a command's name and run the first match."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*command)
+    await pilot.pause(0.3)  # the palette searches in the background
+    await pilot.press("enter")

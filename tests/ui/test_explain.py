@@ -25,7 +25,7 @@ from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.explain import request_summary
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
-from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
+from tests.ui.helpers import make_app, run_from_palette, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import (
     NAMESPACE,
     ScriptedSource,
@@ -269,11 +269,7 @@ async def test_selector_from_the_command_palette(lab_snapshot: Callable[[str], S
     app = make_app(SnapshotSource(lab_snapshot("step-8")))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for_preview(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Try selector")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "Try selector")
         await wait_until(pilot, lambda: isinstance(app.screen, SelectorScreen))
 
 

@@ -22,7 +22,7 @@ from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from tests.ui.helpers import click_device, make_app, wait_until
+from tests.ui.helpers import click_device, make_app, run_from_palette, wait_until
 from tests.ui.scripted import SnapshotSource
 
 
@@ -228,11 +228,7 @@ async def test_command_palette_runs_the_same_actions(step8: Snapshot) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
         app.dashboard.focus_pane("claims")
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"YAML")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await run_from_palette(pilot, "YAML")
         await wait_until(pilot, lambda: isinstance(app.screen, TextViewScreen))
         screen = app.screen
         assert isinstance(screen, TextViewScreen)
