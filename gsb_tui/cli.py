@@ -8,20 +8,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from gsb_tui import __version__
+from gsb_tui.words import LANGS, choose_lang, text
 
 DEFAULT_LAB_DIR = Path("/root/gsb-dra")
 EXIT_UNREACHABLE = 2
-
-
-def default_lang() -> str:
-    lang = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG", "")
-    return "ko" if lang.lower().startswith("ko") else "en"
 
 
 def demo_recording() -> Path:
@@ -33,7 +28,7 @@ def demo_recording() -> Path:
     ):
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError("the demo recording (lab.jsonl) is missing from this installation")
+    raise FileNotFoundError(text("en", "cli.no-demo"))
 
 
 def add_target_args(p: argparse.ArgumentParser) -> None:
@@ -45,6 +40,12 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--context", default=None, help="kubeconfig context (default: current)")
     p.add_argument("-n", "--namespace", default="dra-lab", help="lab namespace (default dra-lab)")
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=argparse.SUPPRESS,  # a subcommand's absent --lang must not hide the main one
+        help="language of what gsb-tui says (default from LC_ALL, LC_MESSAGES, LANG)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,9 +60,6 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=DEFAULT_LAB_DIR,
         help=f"the learner's answer files (default {DEFAULT_LAB_DIR})",
-    )
-    parser.add_argument(
-        "--lang", choices=("ko", "en"), default=None, help="checklist language (default from LANG)"
     )
     parser.add_argument(
         "--demo",
@@ -95,7 +93,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="only this step (repeatable)",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.add_argument("--lang", choices=("ko", "en"), default=None)
 
     match = sub.add_parser("match", help="which devices a CEL selector admits, one line each")
     add_target_args(match)
@@ -118,18 +115,18 @@ def _target(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return Target(kubeconfig=args.kubeconfig, context=args.context, namespace=args.namespace)
 
 
-def run_dashboard(args: argparse.Namespace) -> int:
+def run_dashboard(args: argparse.Namespace, lang: str) -> int:
     from gsb_tui.kube.source import ChangeSource, ReplaySource
 
     source: ChangeSource
     if args.demo is not None:
         try:
             path = Path(args.demo) if args.demo else demo_recording()
-        except FileNotFoundError as exc:
-            print(f"gsb-tui: {exc}", file=sys.stderr)
+        except FileNotFoundError:
+            print(f"gsb-tui: {text(lang, 'cli.no-demo')}", file=sys.stderr)
             return 1
         if not path.is_file():
-            print(f"gsb-tui: no recording at {path}", file=sys.stderr)
+            print(f"gsb-tui: {text(lang, 'cli.no-recording', path=path)}", file=sys.stderr)
             return 1
         speed = max(0.0, args.speed)
         # Speed 0 jumps to the end and holds it; looping instantly would only burn CPU.
@@ -140,10 +137,10 @@ def run_dashboard(args: argparse.Namespace) -> int:
         source = LiveSource(_target(args))
     from gsb_tui.ui.run import run_dashboard as run_ui
 
-    return run_ui(source, args.lab_dir, args.lang or default_lang())
+    return run_ui(source, args.lab_dir, lang)
 
 
-def run_record(args: argparse.Namespace) -> int:
+def run_record(args: argparse.Namespace, lang: str) -> int:
     from gsb_tui.kube.live import LiveSource
     from gsb_tui.kube.recording import Recorder
 
@@ -154,12 +151,14 @@ def run_record(args: argparse.Namespace) -> int:
     try:
         with args.out.open("w", encoding="utf-8") as fh:
             recorder = Recorder(fh)
-            print(f"recording {source.info.server} into {args.out}; Ctrl-C stops", file=sys.stderr)
+            words = text(lang, "cli.recording", server=source.info.server, path=args.out)
+            print(words, file=sys.stderr)
             asyncio.run(source.run(recorder.write))
     except KeyboardInterrupt:
-        print(f"saved {args.out}", file=sys.stderr)
+        print(text(lang, "cli.saved", path=args.out), file=sys.stderr)
     except OSError as exc:
-        print(f"gsb-tui record: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+        words = text(lang, "cli.cannot-write", path=args.out, error=exc.strerror)
+        print(f"gsb-tui record: {words}", file=sys.stderr)
         return 1
     return 0
 
@@ -167,6 +166,7 @@ def run_record(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    lang = choose_lang(getattr(args, "lang", None))  # the one place the language is chosen
     try:
         if args.command == "cluster":
             from gsb_tui.cluster import cli as cluster_cli
@@ -175,14 +175,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             from gsb_tui.check_cli import run_check
 
-            return run_check(args, _target(args), args.lang or default_lang())
+            return run_check(args, _target(args), lang)
         if args.command == "match":
             from gsb_tui.match_cli import run_match
 
-            return run_match(args, _target(args))
+            return run_match(args, _target(args), lang)
         if args.command == "record":
-            return run_record(args)
-        return run_dashboard(args)
+            return run_record(args, lang)
+        return run_dashboard(args, lang)
     except KeyboardInterrupt:
         return 130
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
 from gsb_tui.snapshot import Kind
+from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:
     from gsb_tui.dra.cel import CelCompileError
@@ -41,18 +42,22 @@ def _with_driver(exc: CelCompileError, expression: str, target: Target) -> CelCo
     return exc
 
 
-def run_match(args: argparse.Namespace, target: Target) -> int:
+def _say(lang: str, key: str, **values: object) -> None:
+    print(f"gsb-tui match: {text(lang, key, **values)}", file=sys.stderr)
+
+
+def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int:
     from gsb_tui.dra.cel import CelCompileError, compile_selector
 
     try:
         compile_selector(args.expression)
     except CelCompileError as exc:
         exc = _with_driver(exc, args.expression, target)
-        print(f"gsb-tui match: the expression does not compile: {exc.message}", file=sys.stderr)
+        _say(lang, "match.no-compile", message=exc.message)
         if exc.hint:
-            print(f"hint: {exc.hint}", file=sys.stderr)
+            print(text(lang, "match.hint", hint=localize(exc.hint, lang)), file=sys.stderr)
         if exc.fix:
-            print(f"try: {exc.fix}", file=sys.stderr)
+            print(text(lang, "match.try", fix=exc.fix), file=sys.stderr)
         return EXIT_BAD_EXPRESSION
     try:
         snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES, Kind.CLASSES)))
@@ -62,7 +67,7 @@ def run_match(args: argparse.Namespace, target: Target) -> int:
     for kind in (Kind.SLICES, Kind.CLASSES):
         state = snapshot.state(kind)
         if state.phase != "synced":
-            print(f"gsb-tui match: cannot read {kind.value}: {state.message}", file=sys.stderr)
+            _say(lang, "match.cannot-read", kind=kind.value, message=state.message)
             return EXIT_UNREACHABLE
     from gsb_tui.dra.cel import evaluate_all
     from gsb_tui.dra.view import build_view
@@ -72,15 +77,12 @@ def run_match(args: argparse.Namespace, target: Target) -> int:
     if args.device_class:
         device_class = view.classes.get(args.device_class)
         if device_class is None:
-            known = ", ".join(sorted(view.classes)) or "none"
-            print(
-                f"gsb-tui match: no DeviceClass {args.device_class!r} (classes: {known})",
-                file=sys.stderr,
-            )
+            known = ", ".join(sorted(view.classes)) or text(lang, "match.none")
+            _say(lang, "match.no-class", name=args.device_class, known=known)
             return EXIT_BAD_EXPRESSION
         expressions = [*device_class.selectors, args.expression]
     if not view.devices:
-        print("gsb-tui match: no devices are published (no ResourceSlices yet)", file=sys.stderr)
+        _say(lang, "match.no-devices")
         return 0
     try:
         outcomes = evaluate_all(expressions, view.devices)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.model import Claim, DeviceId
 
 if TYPE_CHECKING:
     from gsb_tui.dra.view import DraView
@@ -21,6 +21,10 @@ class Ledger:
     total: int  # devices published (current pool generation only)
     allocated: frozenset[DeviceId]  # distinct allocated devices among those published
     pending_pods: tuple[str, ...]  # Pending, unscheduled pods, sorted
+    # Unallocated claims a pod waits for, as (claim, devices its requests ask for), in key
+    # order. A claim no pod uses is never allocated (nothing asks yet), so it is not demand.
+    waiting_claims: tuple[tuple[Claim, int], ...] = ()
+    pending_keys: tuple[tuple[str, str], ...] = ()  # the pending pods as (namespace, name)
 
     @property
     def free(self) -> int:
@@ -44,9 +48,24 @@ def compute_ledger(
         for device_id, occ in view.occupancy.items()
         if device_id in published and occ.status != "free"
     )
-    pending = sorted(
-        pod.name if namespace is not None else f"{pod.namespace}/{pod.name}"
+    keys = sorted(
+        pod.key
         for pod in view.pods.values()
         if pod.pending and not pod.deleting and (namespace is None or pod.namespace == namespace)
     )
-    return Ledger(total=len(published), allocated=allocated, pending_pods=tuple(pending))
+    pending = [name if namespace is not None else f"{ns}/{name}" for ns, name in keys]
+    waiting = tuple(
+        (c, sum(r.count for r in c.requests))
+        for c in view.claims.values()
+        if not c.allocated
+        and not c.deleting
+        and (namespace is None or c.namespace == namespace)
+        and view.pods_of_claim(c)
+    )
+    return Ledger(
+        total=len(published),
+        allocated=allocated,
+        pending_pods=tuple(pending),
+        waiting_claims=waiting,
+        pending_keys=tuple(keys),
+    )

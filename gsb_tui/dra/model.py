@@ -367,6 +367,13 @@ class Pod:
         """Pending and not placed: what the lab's report counts as a pending pod."""
         return self.phase == "Pending" and not self.node
 
+    @property
+    def unlisted_entries(self) -> tuple[PodClaim, ...]:
+        """Entries of spec.resourceClaims no container lists under resources.claims (the lab's
+        common mistake 1: the claim is allocated, the device never reaches a container)."""
+        used = {name for names in self.container_claims.values() for name in names}
+        return tuple(e for e in self.claims if e.name not in used)
+
 
 def parse_pod(obj: Obj) -> Pod:
     m = meta(obj)
@@ -425,6 +432,7 @@ class Event:
     object_kind: str  # involvedObject.kind: "Pod", "ResourceClaim", ...
     object_name: str
     object_namespace: str
+    object_uid: str  # involvedObject.uid: tells an earlier pod of the same name apart
     count: int
     last_seen: str  # ISO timestamp of the latest occurrence ("" when the server gave none)
     source: str  # the component that reported it ("default-scheduler", "kubelet", ...)
@@ -460,6 +468,7 @@ def parse_event(obj: Obj) -> Event:
         object_kind=str(involved.get("kind") or ""),
         object_name=str(involved.get("name") or ""),
         object_namespace=str(involved.get("namespace") or ""),
+        object_uid=str(involved.get("uid") or ""),
         count=count if isinstance(count, int) else 1,
         last_seen=_last_seen(obj),
         # core/v1 names it reportingComponent; events.k8s.io/v1 calls it reportingController.

@@ -15,10 +15,6 @@ from gsb_tui.dra.model import Claim, Device, DeviceId
 OccupancyStatus = Literal["free", "allocated", "reserved", "shared"]
 
 
-def claim_ref(claim: Claim) -> str:
-    return f"{claim.namespace}/{claim.name}"
-
-
 def consumers_of(claim: Claim) -> tuple[str, ...]:
     """The pods in a claim's reservedFor as "ns/pod" (reservedFor is namespaced to the claim)."""
     return tuple(f"{claim.namespace}/{c.name}" for c in claim.reserved_for if c.resource == "pods")
@@ -34,20 +30,12 @@ class Occupancy:
     admin_claims: tuple[Claim, ...] = ()
 
     @property
-    def label(self) -> str:
-        """Short text for a grid cell."""
-        if self.status == "free":
-            return "free"
-        if self.status == "reserved":
-            return self.consumers[0]
+    def holders(self) -> tuple[Claim, ...]:
+        """The claims that really hold the device (adminAccess claims only watch it)."""
+        if not self.admin_claims:
+            return self.claims
         admin = {c.key for c in self.admin_claims}
-        holders = [c for c in self.claims if c.key not in admin]
-        first = claim_ref(holders[0]) if holders else ""
-        if self.status == "allocated":
-            return first
-        # shared: name the claim (or how many claims) and how many pods use the device.
-        who = first if len(holders) == 1 else f"{len(holders)} claims"
-        return f"{who} ×{len(self.consumers)}" if len(self.consumers) > 1 else who
+        return tuple(c for c in self.claims if c.key not in admin)
 
 
 def _status(holders: int, consumers: int) -> OccupancyStatus:

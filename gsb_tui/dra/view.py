@@ -20,6 +20,7 @@ from gsb_tui.dra.model import (
     DeviceId,
     Event,
     Pod,
+    PodClaim,
     Slice,
     Template,
     meta,
@@ -71,6 +72,17 @@ def split_generations(slices: Iterable[Slice]) -> tuple[tuple[Slice, ...], tuple
 
 
 @dataclass(frozen=True)
+class SchedulerWords:
+    """What the scheduler said about a pod it could not place, quoted as it wrote it."""
+
+    message: str
+    reason: str  # "FailedScheduling" (an event) or "PodScheduled=False" (the condition)
+    source: str  # the event's reporting component; "" for the condition
+    count: int
+    last_seen: str  # RFC 3339, "" for the condition
+
+
+@dataclass(frozen=True)
 class DraView:
     snapshot: Snapshot
     slices: tuple[Slice, ...]  # only the highest pool.generation per (driver, pool)
@@ -112,6 +124,55 @@ class DraView:
             if pod is not None and (not consumer.uid or not pod.uid or consumer.uid == pod.uid):
                 out.setdefault(pod.key, pod)
         return tuple(out[k] for k in sorted(out))
+
+    def claims_of_entry(self, pod: Pod, entry: PodClaim) -> tuple[Claim, ...]:
+        """The claim one resourceClaims entry of the pod resolves to (none while a template's
+        claim is not made yet)."""
+        if entry.resolved_claim:
+            claim = self.claims.get((pod.namespace, entry.resolved_claim))
+            return (claim,) if claim is not None else ()
+        return tuple(c for c in self.claims_of_pod(pod) if c.pod_claim_name == entry.name)
+
+    def scheduler_said(self, pod: Pod) -> SchedulerWords | None:
+        """The scheduler's own words on why the pod is not placed: its PodScheduled=False
+        condition (the latest attempt), with the FailedScheduling event's count and time when
+        the event says the same; the newest such event alone when there is no condition.
+        Events about an earlier pod of the same name (another uid) do not count."""
+        events = self.pod_events(pod, "FailedScheduling")
+        event = events[-1] if events else None
+        condition = pod.unschedulable_message
+        if event is not None and (not condition or event.message == condition):
+            return SchedulerWords(
+                event.message, event.reason, event.source, event.count, event.last_seen
+            )
+        if condition:
+            return SchedulerWords(condition, "PodScheduled=False", "", 1, "")
+        return None
+
+    def pod_events(self, pod: Pod, reason: str) -> tuple[Event, ...]:
+        """Events with this reason about this very pod (not an earlier one of the same name),
+        oldest first."""
+        return tuple(
+            e
+            for e in self.events_for("Pod", pod.namespace, pod.name)
+            if e.reason == reason and (not e.object_uid or not pod.uid or e.object_uid == pod.uid)
+        )
+
+    def drivers(self) -> tuple[str, ...]:
+        """Drivers publishing devices in the current slices, sorted."""
+        return tuple(sorted({s.driver for s in self.slices if s.devices and s.driver}))
+
+    def lab_driver(self) -> str:
+        """The driver the lab is about: the one publishing devices, one with a DeviceClass of
+        its name first; with no slices yet, a lone DeviceClass's name (named like the driver,
+        as dra-example-driver installs it)."""
+        published = self.drivers()
+        named = [d for d in published if d in self.classes]
+        if named or published:
+            return (named or published)[0]
+        if len(self.classes) == 1:
+            return next(iter(self.classes))
+        return ""
 
     def events_for(self, kind: str, namespace: str, name: str) -> tuple[Event, ...]:
         """Events about one object (kind as in involvedObject: "Pod", "ResourceClaim"), newest

@@ -1,24 +1,64 @@
-"""Things worth flagging in the device grid and the claims pane, in plain words.
+"""Things worth flagging in the device grid and the claims pane: facts with the keys of the
+objects they are about, so no pane re-parses a string to find them again.
 
 A rule that needs to know an object is absent only judges when that kind's watch is synced
 (and covers the namespace): a pod missing from a half-listed snapshot proves nothing.
+The words live in the catalog (`warning.<code>`, `warning.short.<code>`); `message` is a
+convenience that fills them in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from gsb_tui.dra.occupancy import claim_ref
+from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.view import DraView
-from gsb_tui.snapshot import KINDS, Kind, Snapshot
+from gsb_tui.snapshot import KINDS, Kind, ObjKey, Snapshot
+from gsb_tui.words import Text, t
+
+WarningCode = Literal[
+    "leak",
+    "ghost-consumer",
+    "missing-claim",
+    "missing-template",
+    "claim-not-in-container",
+    "stale-slice",
+    "orphan-result",
+]
 
 
 @dataclass(frozen=True)
 class DraWarning:
-    code: str  # leak, ghost-consumer, missing-claim, missing-template, claim-not-in-container,
-    # stale-slice, orphan-result
-    subject: str  # "ns/name" of the claim or pod; the slice name for stale-slice
-    message: str  # what it means and what to do
+    code: WarningCode
+    # The objects it is about: the grid marks the claims' devices, the claims pane the claims.
+    claims: tuple[ObjKey, ...] = ()
+    pods: tuple[ObjKey, ...] = ()
+    devices: tuple[DeviceId, ...] = ()
+    slice: str = ""  # stale-slice only
+    # The values its words need, as (name, value) pairs (hashable, ordered).
+    params: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def subject(self) -> str:
+        """The one object it is chiefly about: "ns/name" of the pod or claim, or the slice."""
+        if self.code in ("missing-claim", "missing-template", "claim-not-in-container"):
+            key = self.pods[0] if self.pods else ("", "")
+        elif self.claims:
+            key = self.claims[0]
+        else:
+            return self.slice
+        return f"{key[0]}/{key[1]}"
+
+    @property
+    def message(self) -> Text:
+        """What it means and what to do, in both languages."""
+        return t(f"warning.{self.code}", **dict(self.params))
+
+    @property
+    def short(self) -> Text:
+        """A few words for a grid cell's title or a claims row."""
+        return t(f"warning.short.{self.code}")
 
 
 def _knows_all(snapshot: Snapshot, kind: Kind, namespace: str) -> bool:
@@ -34,10 +74,9 @@ def _leaks(view: DraView) -> list[DraWarning]:
     return [
         DraWarning(
             "leak",
-            claim_ref(c),
-            f"claim {c.name} is allocated ({', '.join(d.device for d in c.devices) or 'no device'})"
-            " but reserved by no one: the devices stay taken while no pod uses them. Start a pod"
-            " that uses the claim, or delete the claim to free them.",
+            claims=(c.key,),
+            devices=tuple(c.devices),
+            params=(("claim", c.name), ("devices", ", ".join(d.device for d in c.devices))),
         )
         for c in view.claims.values()
         if c.allocated and not c.reserved_for and not c.deleting
@@ -57,10 +96,10 @@ def _ghosts(view: DraView) -> list[DraWarning]:
                 out.append(
                     DraWarning(
                         "ghost-consumer",
-                        claim_ref(c),
-                        f"claim {c.name} is reserved for pod {consumer.name}, which no longer"
-                        " exists: the device stays held until the claim controller drops that"
-                        " entry. If it does not, delete the claim (or the pod's leftovers).",
+                        claims=(c.key,),
+                        pods=((c.namespace, consumer.name),),
+                        devices=tuple(c.devices),
+                        params=(("claim", c.name), ("pod", consumer.name)),
                     )
                 )
     return out
@@ -69,62 +108,59 @@ def _ghosts(view: DraView) -> list[DraWarning]:
 def _missing_refs(view: DraView) -> list[DraWarning]:
     out = []
     for pod in view.pods.values():
-        ref = f"{pod.namespace}/{pod.name}"
         for entry in pod.claims:
-            # (name used, kind, what exists, code, consequence, field to fix)
-            for name, kind, known, code, consequence, field in (
-                (
-                    entry.claim_name,
-                    Kind.CLAIMS,
-                    view.claims,
-                    "missing-claim",
-                    "the pod cannot be scheduled. Create the claim",
-                    "resourceClaimName",
-                ),
-                (
-                    entry.template_name,
-                    Kind.TEMPLATES,
-                    view.templates,
-                    "missing-template",
-                    "no claim can be made for it. Create the template",
-                    "resourceClaimTemplateName",
-                ),
+            for name, kind, known, code in (
+                (entry.claim_name, Kind.CLAIMS, view.claims, "missing-claim"),
+                (entry.template_name, Kind.TEMPLATES, view.templates, "missing-template"),
             ):
                 if (
                     name
                     and _knows_all(view.snapshot, kind, pod.namespace)
                     and (pod.namespace, name) not in known
                 ):
-                    what = KINDS[kind].object_kind
                     out.append(
                         DraWarning(
-                            code,
-                            ref,
-                            f"pod {pod.name} uses {what} {name}, which does not exist in"
-                            f" {pod.namespace}: {consequence} or fix {field}.",
+                            code,  # type: ignore[arg-type]
+                            pods=(pod.key,),
+                            params=(
+                                ("pod", pod.name),
+                                ("kind", KINDS[kind].object_kind),
+                                ("name", name),
+                                ("namespace", pod.namespace),
+                            ),
                         )
                     )
     return out
 
 
 def _not_in_container(view: DraView) -> list[DraWarning]:
-    # Lab mistake 1: the entry is in spec.resourceClaims but no container lists it under
-    # resources.claims, so the claim is allocated and the device never reaches a container.
+    # Lab mistake 1, detected here and only here (the lab's findings read these warnings).
     out = []
     for pod in view.pods.values():
-        used = {name for names in pod.container_claims.values() for name in names}
-        unused = [e.name for e in pod.claims if e.name not in used]
-        if not unused:
+        unlisted = pod.unlisted_entries
+        if not unlisted:
             continue
-        containers = ", ".join(pod.container_claims) or "its containers"
+        names = {e.name for e in unlisted}
+        claims = tuple(
+            c.key
+            for entry in unlisted
+            for c in view.claims_of_entry(pod, entry)
+            if entry.name in names
+        )
+        devices = tuple(d for key in claims for d in view.claims[key].devices)
+        containers = ", ".join(pod.container_claims)
         out.append(
             DraWarning(
                 "claim-not-in-container",
-                f"{pod.namespace}/{pod.name}",
-                f"pod {pod.name} lists {', '.join(unused)} in spec.resourceClaims but no container"
-                f" ({containers}) lists it under resources.claims: the claim gets allocated but"
-                " the device never reaches the container. Add"
-                f" `resources: {{claims: [{{name: {unused[0]}}}]}}` to the container.",
+                claims=claims,
+                pods=(pod.key,),
+                devices=devices,
+                params=(
+                    ("pod", pod.name),
+                    ("entries", ", ".join(e.name for e in unlisted)),
+                    ("entry", unlisted[0].name),
+                    ("containers", containers or "-"),
+                ),
             )
         )
     return out
@@ -135,10 +171,14 @@ def _stale(view: DraView) -> list[DraWarning]:
     return [
         DraWarning(
             "stale-slice",
-            s.name,
-            f"slice {s.name} belongs to pool {s.pool} ({s.driver}) generation {s.generation},"
-            f" but generation {newest.get((s.driver, s.pool), '?')} is published: its devices"
-            " are ignored. The driver should delete it soon; nothing to do unless it stays.",
+            slice=s.name,
+            params=(
+                ("slice", s.name),
+                ("pool", s.pool),
+                ("driver", s.driver),
+                ("generation", str(s.generation)),
+                ("newest", str(newest.get((s.driver, s.pool), "?"))),
+            ),
         )
         for s in view.stale_slices
     ]
@@ -148,10 +188,9 @@ def _orphans(view: DraView) -> list[DraWarning]:
     return [
         DraWarning(
             "orphan-result",
-            claim_ref(claim),
-            f"claim {claim.name} is allocated device {device}, which no current slice"
-            " publishes: the driver may have restarted or removed it. Check the driver's"
-            " slices; recreating the claim's pod gets a fresh allocation.",
+            claims=(claim.key,),
+            devices=tuple(claim.devices),  # the device itself is on no grid: mark the rest
+            params=(("claim", claim.name), ("device", str(device))),
         )
         for claim, device in view.orphan_results
     ]
@@ -167,4 +206,4 @@ def find_warnings(view: DraView) -> tuple[DraWarning, ...]:
         *_orphans(view),
     ]
     # Same order on every snapshot so the panes do not flicker.
-    return tuple(sorted(found, key=lambda w: (w.subject, w.code, w.message)))
+    return tuple(sorted(found, key=lambda w: (w.subject, w.code, w.params)))

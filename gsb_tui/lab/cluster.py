@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from gsb_tui.dra.model import Claim, Device, DeviceClass, Event, Pod, PodClaim, Request
+from gsb_tui.dra.model import Claim, Device, DeviceClass, Pod, PodClaim, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.lab.steps import LAB_NAMESPACE
-from gsb_tui.lab.text import Text, t
 from gsb_tui.lab.verdict import SubCheck, blocked, failed, not_yet, passed
 from gsb_tui.snapshot import KINDS, Kind
+from gsb_tui.words import Text, t
 
 UNSCHEDULABLE_NO_DEVICE = "cannot allocate all claims"  # the DRA plugin's per-node reason
 # Scheduler reasons that clear by themselves on the next attempt (seen in the recordings).
@@ -42,26 +42,9 @@ def blocked_all(names: Iterable[str], reason: Text) -> list[SubCheck]:
 # ------------------------------------------------------------------ driver, class, devices
 
 
-def drivers(view: DraView) -> tuple[str, ...]:
-    """Drivers publishing devices in the current slices."""
-    return tuple(sorted({s.driver for s in view.slices if s.devices and s.driver}))
-
-
-def lab_driver(view: DraView) -> str:
-    """The lab's driver: the one publishing devices (one with a DeviceClass of its name first)."""
-    published = drivers(view)
-    named = [d for d in published if d in view.classes]
-    if named or published:
-        return (named or list(published))[0]
-    # No slices yet: a lone DeviceClass named like a driver domain still tells the domain.
-    if len(view.classes) == 1:
-        return next(iter(view.classes))
-    return ""
-
-
 def lab_class(view: DraView) -> DeviceClass | None:
     """The DeviceClass the lab uses: the one named after the driver (as the driver installs it)."""
-    driver = lab_driver(view)
+    driver = view.lab_driver()
     if driver in view.classes:
         return view.classes[driver]
     if len(view.classes) == 1:
@@ -167,27 +150,6 @@ def requested_count(view: DraView, pod: Pod) -> tuple[int, bool]:
 # ------------------------------------------------------------------ pods and the scheduler
 
 
-def _events(view: DraView, pod: Pod, reason: str) -> list[Event]:
-    out = []
-    for event in view.events_for("Pod", pod.namespace, pod.name):
-        if event.reason != reason:
-            continue
-        involved = event.raw.get("involvedObject")
-        uid = involved.get("uid") if isinstance(involved, dict) else None
-        if uid and pod.uid and uid != pod.uid:
-            continue  # about an earlier pod of the same name
-        out.append(event)
-    return out
-
-
-def scheduler_message(view: DraView, pod: Pod) -> str:
-    """The scheduler's words on why a pod is not placed: PodScheduled, else FailedScheduling."""
-    if pod.unschedulable_message:
-        return pod.unschedulable_message
-    events = _events(view, pod, "FailedScheduling")
-    return events[-1].message if events else ""
-
-
 def _pending_hint(message: str, pod: str) -> Text:
     if UNSCHEDULABLE_NO_DEVICE in message:
         return t("hint.no_device", pod=pod)
@@ -206,7 +168,8 @@ def pod_running(view: DraView, label: str, pod: Pod) -> SubCheck:
     if pod.phase in ("Succeeded", "Failed"):
         return failed(label, t("pod.ended", pod=name, phase=pod.phase), t("hint.keep_running"))
     if not pod.node:
-        message = scheduler_message(view, pod)
+        said = view.scheduler_said(pod)
+        message = said.message if said is not None else ""
         if not message:
             return not_yet(label, t("pod.waiting_scheduler", pod=name))
         if "not created yet" in message:
@@ -216,7 +179,7 @@ def pod_running(view: DraView, label: str, pod: Pod) -> SubCheck:
         return failed(
             label, t("pod.unschedulable", pod=name, message=message), _pending_hint(message, name)
         )
-    prepare = _events(view, pod, "FailedPrepareDynamicResources")
+    prepare = view.pod_events(pod, "FailedPrepareDynamicResources")
     if prepare:
         return failed(
             label,
@@ -228,7 +191,7 @@ def pod_running(view: DraView, label: str, pod: Pod) -> SubCheck:
 
 def container_problem(pod: Pod, entry: PodClaim) -> Text | None:
     """Common mistake 1, as the cluster shows it: no container lists the claim entry."""
-    if any(entry.name in names for names in pod.container_claims.values()):
+    if entry not in pod.unlisted_entries:
         return None
     return t("mistake.no_container_claim", pod=pod.name, entry=entry.name)
 

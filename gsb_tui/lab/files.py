@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import yaml
 
-from gsb_tui.lab.text import Text, t
+from gsb_tui.words import Text, t
 
 MAX_BYTES = 1 << 20  # 1 MiB: answer files are a few lines; a bigger one is a mistake, not read
 

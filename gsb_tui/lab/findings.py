@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gsb_tui.dra.view import DraView
-from gsb_tui.lab.cluster import container_problem
 from gsb_tui.lab.steps import LAB_NAMESPACE
-from gsb_tui.lab.text import Text, t
 from gsb_tui.snapshot import Kind
+from gsb_tui.words import Text, t
 
 
 @dataclass(frozen=True)
@@ -33,9 +32,8 @@ def findings(view: DraView) -> tuple[Finding, ...]:
     for (namespace, name), pod in sorted(view.pods.items()):
         if namespace != LAB_NAMESPACE or pod.deleting:
             continue
-        for entry in pod.claims:
-            problem = container_problem(pod, entry)
-            if problem is not None:
-                hint = t("hint.container_claim_live", pod=name, entry=entry.name)
-                out.append(Finding("no-container-claim", f"{namespace}/{name}", 3, problem, hint))
+        for entry in pod.unlisted_entries:  # the mistake as dra/ finds it (Pod.unlisted_entries)
+            problem = t("mistake.no_container_claim", pod=pod.name, entry=entry.name)
+            hint = t("hint.container_claim_live", pod=name, entry=entry.name)
+            out.append(Finding("no-container-claim", f"{namespace}/{name}", 3, problem, hint))
     return tuple(out)

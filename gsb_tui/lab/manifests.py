@@ -14,7 +14,7 @@ from typing import Any
 
 from gsb_tui.lab.files import Manifest, YamlDocs
 from gsb_tui.lab.steps import LAB_NAMESPACE
-from gsb_tui.lab.text import Text, t
+from gsb_tui.words import Text, t
 
 RESOURCE_API = "resource.k8s.io/v1"
 

@@ -11,8 +11,8 @@ from gsb_tui.lab.checks import CHECKS
 from gsb_tui.lab.files import LabFiles
 from gsb_tui.lab.findings import Finding
 from gsb_tui.lab.steps import STEP_IDS, step
-from gsb_tui.lab.text import is_korean, localize
 from gsb_tui.lab.verdict import Status, Verdict
+from gsb_tui.words import is_korean, localize
 
 
 def evaluate(

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from gsb_tui.dra.model import Device, DeviceId, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.lab.manifests import DeclaredRequest
-from gsb_tui.lab.text import Text, t
+from gsb_tui.words import Text, t
 
 _ATTR_DOT = re.compile(r"device\s*\.\s*attributes\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
 _ATTR_INDEX = re.compile(r"device\s*\.\s*attributes\s*\[\s*(['\"])(.*?)\1\s*\]")
@@ -160,9 +160,9 @@ def judge(
 
 def _cel_loaded() -> bool:
     try:
-        from gsb_tui.dra import cel_runtime
+        from gsb_tui.dra import cel
 
-        cel_runtime.library()  # cached once it has loaded
+        cel.library()  # cached once it has loaded
     except Exception:  # not installed, or a build that does not load here: read the text
         return False
     return True

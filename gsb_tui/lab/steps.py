@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from gsb_tui.lab.text import is_korean
+from gsb_tui.words import is_korean
 
 LAB_NAMESPACE = "dra-lab"
 LAB_DIR = "/root/gsb-dra"

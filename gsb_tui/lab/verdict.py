@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from gsb_tui.lab.text import EMPTY, Text
+from gsb_tui.words import EMPTY, Text
 
 # "cannot-judge": a kind the step needs is not synced (or forbidden), so red would be a lie.
 Status = Literal["not-started", "in-progress", "green", "broken", "cannot-judge"]

@@ -11,14 +11,15 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
 
+from gsb_tui.config import UserConfig, load_config
 from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
@@ -34,17 +35,23 @@ from gsb_tui.ui.messages import (
     StoreChanged,
     VerdictsReady,
 )
-from gsb_tui.ui.panes.checklist import lab_evaluate, step_title
+from gsb_tui.ui.panes.checklist import ChecklistPane, Evaluate, lab_evaluate, step_title
+from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.panes.claims import ClaimFilter
+from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 REPAINT_INTERVAL = 0.1  # at most ~10 repaints a second, whatever the event rate
 COST_FACTOR = 2.0  # a slow repaint (at scale) waits twice its cost, so bursts coalesce
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # when the source itself fails (not a watch)
+SHOWN_PROBLEMS = 5  # config problems in the startup warning; the rest are counted
+
+if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
+    from gsb_tui.lab.verdict import Verdict
 
 
 def stylesheet_path() -> Path:
@@ -94,8 +101,18 @@ class GsbApp(App[int]):
         retry_delays: Sequence[float] = RETRY_DELAYS,
         watch_lab_dir: bool = True,
         frame_hook: Callable[[int], None] | None = None,
+        config_file: Path | None = None,
     ) -> None:
         super().__init__()
+        # The user's keymap (config_file None: no user config, the default keys). Bad entries
+        # are reported once the app runs and keep their defaults; the valid ones apply.
+        self.config = (
+            load_config(config_file, self.binding_ids())
+            if config_file is not None
+            else UserConfig()
+        )
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
         self.source = source
         self.lab_dir = lab_dir
         self.lang = lang
@@ -123,7 +140,7 @@ class GsbApp(App[int]):
         self.frame_hook = frame_hook
         # gsb_tui.lab (and its CEL library) is imported in the checks' thread, off the path
         # to the first frame; until then the checklist says "checklist loading".
-        self._evaluate: Callable[[Any, Any], Sequence[Any]] | None = None
+        self._evaluate: Evaluate | None = None
         self._evaluate_looked_up = False
         self._cel_started = False
         self._gc_frozen = False
@@ -131,6 +148,17 @@ class GsbApp(App[int]):
 
     def get_default_screen(self) -> Screen[Any]:
         return self.dashboard
+
+    def on_mount(self) -> None:
+        problems = self.config.problems
+        if problems:
+            lines = problems[:SHOWN_PROBLEMS]
+            if len(problems) > SHOWN_PROBLEMS:
+                lines.append(f"(and {len(problems) - SHOWN_PROBLEMS} more)")
+            # markup=False: "[keymap]" and the user's strings are not Rich markup.
+            self.notify(
+                "\n".join(lines), title="config", severity="warning", timeout=20, markup=False
+            )
 
     @on(DashboardScreen.Ready)
     def _start(self) -> None:
@@ -280,7 +308,9 @@ class GsbApp(App[int]):
         self._announce_green(checklist.verdicts, verdicts)
         checklist.show(verdicts, message.error)
 
-    def _announce_green(self, before: Sequence[Any] | None, after: Sequence[Any] | None) -> None:
+    def _announce_green(
+        self, before: Sequence[Verdict] | None, after: Sequence[Verdict] | None
+    ) -> None:
         """Say so when a step turns green (not for steps already green when gsb-tui started)."""
         if not before or not after:
             return
@@ -357,20 +387,63 @@ class GsbApp(App[int]):
             return
         self.push_screen(HelpScreen(help_rows(self.all_bindings())))
 
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The keymap in effect (binding id -> keys), as set by set_keymap / update_keymap."""
+        # Textual 8.2 has setters but no getter; _keymap is what its screens apply to bindings.
+        return dict(self._keymap)
+
+    @classmethod
+    def binding_ids(cls) -> frozenset[str]:
+        """The id of every gsb binding: the ids a user's keymap may name."""
+        classes: list[type[Any]] = [
+            cls,
+            DashboardScreen,
+            DeviceGrid,
+            ClaimTable,
+            ChecklistPane,
+            ClaimFilter,
+            TextViewScreen,
+            SelectorScreen,
+            HelpScreen,
+        ]
+        return frozenset(
+            b.id
+            for c in classes
+            for b in Binding.make_bindings(c.BINDINGS)
+            if b.id and b.id.startswith("gsb.")
+        )
+
     def all_bindings(self) -> list[tuple[str, Binding, str]]:
-        """Every gsb binding with where it works: App and dashboard first, then each pane."""
+        """Every gsb binding with where it works: App and dashboard first, then each pane.
+
+        With the keys in effect: the user's keymap applied the way Textual applies it to the
+        bindings of the focused chain (a remapped binding loses its default keys, and a key
+        given to another binding is taken from the one that had it).
+        """
         nodes: list[tuple[Any, str]] = [(self, "anywhere"), (self.dashboard, "dashboard")]
         for pane in self.dashboard.query(".pane"):
             nodes.append((pane, text(self.lang, getattr(pane, "title_key", "")) or str(pane.id)))
         nodes += [
+            (ClaimTable, text(self.lang, "claims")),
             (ClaimFilter, "claims filter"),
             (TextViewScreen, "YAML / describe view"),
             (SelectorScreen, "selector tool"),
+            (HelpScreen, "this help"),
         ]
+        keymap = self.keymap
         out: list[tuple[str, Binding, str]] = []
         for node, where in nodes:
             cls = node if isinstance(node, type) else type(node)
-            for binding in getattr(cls, "BINDINGS", []):
-                if isinstance(binding, Binding):
-                    out.append((binding.key, binding, where))
+            defaults = [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding)]
+            bindings = BindingsMap(defaults)
+            if keymap:
+                bindings.apply_keymap(keymap)
+            in_effect = list(bindings)
+            kept = {binding.id for _key, binding in in_effect}
+            # A binding whose only key the keymap gave to another one: listed, with no key.
+            in_effect += [("", b.with_key("", "(no key)")) for b in defaults if b.id not in kept]
+            order = {binding.id: index for index, binding in enumerate(defaults)}
+            in_effect.sort(key=lambda kb: order.get(kb[1].id, len(order)))
+            out += [(key, binding, where) for key, binding in in_effect]
         return out

@@ -25,7 +25,7 @@ from gsb_tui.ui.explain import (
     why_pending,
     wrapped,
 )
-from gsb_tui.ui.text import text
+from gsb_tui.words import localize, text
 
 RECENT_EVENTS = 6
 POD_WARNINGS = ("missing-claim", "missing-template")  # about a pod, not hung on any claim
@@ -94,8 +94,9 @@ def claim_events(view: DraView, claim: Claim) -> list[Event]:
 def claim_warnings(
     claim: Claim, pods: Iterable[Pod], warnings: Iterable[DraWarning]
 ) -> list[DraWarning]:
-    subjects = {f"{claim.namespace}/{claim.name}"} | {f"{p.namespace}/{p.name}" for p in pods}
-    return [w for w in warnings if w.subject in subjects]
+    """The warnings about the claim or any of the pods that use it."""
+    pod_keys = {p.key for p in pods}
+    return [w for w in warnings if claim.key in w.claims or pod_keys.intersection(w.pods)]
 
 
 def claim_details(
@@ -173,22 +174,22 @@ def claim_details(
     if found:
         _heading(out, text(lang, "h.warnings"))
         for warning in found:
-            _warning_lines(out, warning, width)
+            _warning_lines(out, warning, width, lang)
     elsewhere = [w for w in warnings if w.code in POD_WARNINGS and w not in found]
     if elsewhere:
         _heading(out, text(lang, "h.other-pods"))
         for warning in elsewhere:
-            _warning_lines(out, warning, width)
+            _warning_lines(out, warning, width, lang)
     recent = event_limit <= RECENT_EVENTS
     _heading(out, text(lang, "h.recent-events" if recent else "h.events"))
     _event_lines(out, claim_events(view, claim), limit=event_limit, lang=lang)
     return out
 
 
-def _warning_lines(out: Text, warning: DraWarning, width: int) -> None:
+def _warning_lines(out: Text, warning: DraWarning, width: int, lang: str) -> None:
     head = f"  ⚠ {warning.code}:"
     lines = textwrap.wrap(
-        f"{head} {warning.message}",
+        f"{head} {localize(warning.message, lang)}",
         width=max(20, width),
         subsequent_indent="    ",
         break_on_hyphens=False,
@@ -207,7 +208,7 @@ def pod_warnings_text(
     out = Text()
     _heading(out, text(lang, "h.pod-problems"))
     for warning in warnings:
-        _warning_lines(out, warning, width)
+        _warning_lines(out, warning, width, lang)
     return out
 
 

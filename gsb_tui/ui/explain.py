@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.text import Text
 
-from gsb_tui.dra.model import Claim, DeviceId, Event, Pod, Request
+from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 if TYPE_CHECKING:
     from gsb_tui.dra.cel import RequestPreview
@@ -238,13 +238,6 @@ def preview_lines(
             out.append("\n")
 
 
-def failed_scheduling(view: DraView, pod: Pod) -> Event | None:
-    """The newest FailedScheduling event about the pod: the scheduler's own words."""
-    events = view.events_for("Pod", pod.namespace, pod.name)
-    found = [e for e in events if e.reason == "FailedScheduling"]
-    return found[-1] if found else None
-
-
 def _clock(stamp: str) -> str:
     return stamp[11:19] if len(stamp) >= 19 else stamp
 
@@ -284,18 +277,14 @@ def why_pending(
     for pod in view.pods_of_claim(claim):
         if not pod.pending:
             continue
-        event = failed_scheduling(view, pod)
-        if event is not None:
-            count = f" ×{event.count}" if event.count > 1 else ""
-            who = scheduler if event.source in ("", "default-scheduler") else event.source
-            when = f", {_clock(event.last_seen)}" if event.last_seen else ""
-            reason = f"{event.reason}{count}{when}"
+        said = view.scheduler_said(pod)
+        if said is not None:
+            count = f" ×{said.count}" if said.count > 1 else ""
+            who = scheduler if said.source in ("", "default-scheduler") else said.source
+            when = f", {_clock(said.last_seen)}" if said.last_seen else ""
+            reason = f"{said.reason}{count}{when}"
             head = text(lang, "said", who=who, pod=pod.name, reason=reason)
             wrapped(out, head, "  ", width, "bold")
-            wrapped(out, event.message, "    ", width, "yellow", hang=0)
-        elif pod.unschedulable_message:
-            head = text(lang, "said", who=scheduler, pod=pod.name, reason="PodScheduled=False")
-            wrapped(out, head, "  ", width, "bold")
-            wrapped(out, pod.unschedulable_message, "    ", width, "yellow", hang=0)
+            wrapped(out, said.message, "    ", width, "yellow", hang=0)
         else:
             wrapped(out, text(lang, "unscheduled", pod=pod.name), "  ", width, "dim")

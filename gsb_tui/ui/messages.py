@@ -7,11 +7,15 @@ dashboard keeps the other panes in step.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.view import DraView
+
+if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
+    from gsb_tui.lab.verdict import Verdict
 
 
 class StoreChanged(Message):
@@ -47,7 +51,9 @@ class LabFilesChanged(Message):
 class VerdictsReady(Message):
     """The lab checks' verdicts for one view (None: the lab package is not ready)."""
 
-    def __init__(self, verdicts: list[Any] | None, error: str = "", view: Any = None) -> None:
+    def __init__(
+        self, verdicts: list[Verdict] | None, error: str = "", view: DraView | None = None
+    ) -> None:
         super().__init__()
         self.verdicts = verdicts
         self.error = error

@@ -11,9 +11,10 @@ from gsb_tui.kube.source import ChangeSource
 def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str) -> int:
     """Run the dashboard until the user quits. 0 on a normal exit, 1 if it could not run."""
     try:
+        from gsb_tui.config import config_path
         from gsb_tui.ui.app import GsbApp
 
-        app = GsbApp(source, lab_dir, lang)
+        app = GsbApp(source, lab_dir, lang, config_file=config_path())
     except Exception as exc:  # e.g. the stylesheet missing from a broken install
         print(f"gsb-tui: cannot start the dashboard: {exc}", file=sys.stderr)
         return 1

@@ -45,11 +45,6 @@ class Trial:
         return sum(1 for d in self.devices if d.verdict != "class")
 
 
-def lab_driver(view: DraView) -> str:
-    """The driver whose devices are published (the domain hints name)."""
-    return view.devices[0].id.driver if view.devices else ""
-
-
 def vocabulary(view: DraView) -> list[tuple[str, list[str]]]:
     """What a selector can read, as CEL spells it: [("device.attributes['d']", [names]), ...].
 
@@ -79,7 +74,7 @@ def try_selector(view: DraView, expression: str, device_class: str = "") -> Tria
         return untried(f"DeviceClass {device_class} does not exist (any more)")
     if not expression:
         return untried("type a CEL expression, e.g. device.driver == '…'")
-    driver = lab_driver(view)
+    driver = view.lab_driver()
     try:
         selector = compile_selector(expression, driver=driver)
         class_selectors = [compile_selector(e, driver=driver) for e in cls.selectors] if cls else []

@@ -12,7 +12,7 @@ from gsb_tui import lab
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui import app as app_module
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 from tests.ui.helpers import make_app, wait_until
 from tests.ui.scripted import SnapshotSource
 

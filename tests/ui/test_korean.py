@@ -25,13 +25,12 @@ from gsb_tui.ui import explain
 from gsb_tui.ui.describe import claim_details, describe_claim, describe_slice
 from gsb_tui.ui.explain import (
     claim_preview,
-    failed_scheduling,
     request_shortfall,
     request_summary,
 )
 from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.trial import lab_driver, try_selector
+from gsb_tui.ui.trial import try_selector
 from tests.recorded import RECORDING, snap, view
 from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import SnapshotSource
@@ -121,7 +120,7 @@ def test_pending_claim_is_explained_in_korean() -> None:
     assert f"  {request.name}: {shortfall}" in korean
     assert f"    ✓ 남음        {' '.join(free)}" in korean
     assert "  할당되지 않음 (pending 요청서는 장치를 갖지 않음)" in korean
-    event = failed_scheduling(v, pod)
+    event = v.scheduler_said(pod)
     assert event is not None
     assert f"  파드 {pod.name} 에 대한 스케줄러의 말 ({event.reason}" in shown
     assert _words(event.message) in _words(shown)  # the scheduler's own words
@@ -233,7 +232,7 @@ async def _type(pilot: Pilot[Any], screen: SelectorScreen, expression: str) -> N
 
 async def test_selector_tool_summary_in_korean() -> None:
     v = view("step-8")
-    driver = lab_driver(v)
+    driver = v.lab_driver()
     (device_class,) = v.classes.values()  # the screen picks the only class by default
     admitted = evaluate_all(device_class.selectors, v.devices)
     class_admits = sum(1 for outcome in admitted.values() if outcome.matched)
@@ -286,7 +285,7 @@ def test_selector_summary_korean_differs_from_the_english(
 ) -> None:
     v = view("step-8")
     (cls,) = v.classes
-    expression = expression.format(driver=lab_driver(v))
+    expression = expression.format(driver=v.lab_driver())
     trial = try_selector(v, expression, device_class.format(cls=cls))
     assert trial_summary(trial, v, "ko") != trial_summary(trial, v)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 from tests.ui.helpers import make_app, wait_until
 from tests.ui.scripted import (
     ScriptedSource,

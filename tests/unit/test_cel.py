@@ -26,6 +26,8 @@ from gsb_tui.dra.cel import (
     evaluate_all,
     explain_request,
 )
+from gsb_tui.dra.cel.quantity import MAX_INT64, QuantityError, parse_quantity
+from gsb_tui.dra.cel.semver import SemverError, parse_semver
 from gsb_tui.dra.model import (
     Device,
     DeviceClass,
@@ -35,8 +37,6 @@ from gsb_tui.dra.model import (
     parse_pod,
     parse_slice,
 )
-from gsb_tui.dra.quantity import MAX_INT64, QuantityError, parse_quantity
-from gsb_tui.dra.semver import SemverError, parse_semver
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.explain import request_shortfall, request_summary  # the words for a preview

@@ -48,11 +48,11 @@ def test_occupancy_follows_recorded_results(mark: str) -> None:
         }
         assert o.consumers == tuple(sorted(pods))
         if not o.claims:
-            assert o.status == "free" and o.label == "free"
+            assert o.status == "free" and o.holders == ()
         elif len(o.claims) > 1 or len(pods) > 1:
             assert o.status == "shared"
         elif pods:
-            assert o.status == "reserved" and o.label == o.consumers[0]
+            assert o.status == "reserved" and len(o.consumers) == 1 and len(o.holders) == 1
         else:
             assert o.status == "allocated"
 
@@ -68,7 +68,7 @@ def test_unreserved_claim_shows_allocated() -> None:
     (dev_id,) = pick.devices
     assert occ[dev_id].status == "allocated"
     assert occ[dev_id].consumers == ()
-    assert occ[dev_id].label == f"{pick.namespace}/pick-seven"
+    assert [c.key for c in occ[dev_id].holders] == [(pick.namespace, "pick-seven")]
 
 
 def test_admin_access_result_is_listed_but_not_allocating() -> None:
@@ -92,6 +92,7 @@ def test_admin_access_result_is_listed_but_not_allocating() -> None:
     assert occ[free].admin_claims == (monitor,)
     assert occ[free].consumers == ()
     assert occ[dev_id].status == "reserved"  # the monitor does not make it shared
+    assert [c.name for c in occ[dev_id].holders] == ["pick-seven"]  # it only watches
     assert {c.name for c in occ[dev_id].claims} == {"pick-seven", "monitor"}
     assert occ[dev_id].consumers == tuple(
         sorted(f"{pick.namespace}/{r.name}" for r in pick.reserved_for)
@@ -109,4 +110,4 @@ def test_two_claims_on_one_device_is_shared() -> None:
     o = occ[held.devices[0]]
     assert o.status == "shared"
     assert len(o.claims) == 2
-    assert o.label == "2 claims"
+    assert {c.name for c in o.holders} == {held.name, twin.name}

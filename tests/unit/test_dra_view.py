@@ -60,7 +60,7 @@ def test_step0_everything_free() -> None:
     v = view("step-0")
     assert v.devices
     assert {o.status for o in v.occupancy.values()} == {"free"}
-    assert all(o.label == "free" for o in v.occupancy.values())
+    assert all(o.holders == () for o in v.occupancy.values())
     assert v.orphan_results == ()
 
 
@@ -79,7 +79,7 @@ def test_step3_dra1_claim_and_device() -> None:
     assert occ.status == "reserved"
     assert occ.consumers == (f"{NS}/dra-1",)
     assert occ.claims == (claim,)
-    assert occ.label == f"{NS}/dra-1"
+    assert occ.holders == (claim,)
     others = [o for k, o in v.occupancy.items() if k != device_id]
     assert all(o.status == "free" for o in others)
 
@@ -122,7 +122,7 @@ def test_step6_shared_device() -> None:
     occ = v.occupancy[device_id]
     assert occ.status == "shared"
     assert occ.consumers == (f"{NS}/share-a", f"{NS}/share-b")
-    assert occ.label == f"{NS}/shared ×2"
+    assert [c.key for c in occ.holders] == [(NS, "shared")]
     claim = v.claims[(NS, "shared")]
     assert [p.name for p in v.pods_of_claim(claim)] == ["share-a", "share-b"]
     for name in ("share-a", "share-b"):

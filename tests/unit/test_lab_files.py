@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gsb_tui.lab import files as lab_files
-from gsb_tui.lab.catalog import MESSAGES
 from gsb_tui.lab.files import (
     LabFiles,
     decode,
@@ -21,6 +20,7 @@ from gsb_tui.lab.files import (
     parse_yaml,
     read_file,
 )
+from gsb_tui.words import CATALOG as MESSAGES
 
 SAMPLES = Path(__file__).parent.parent / "fixtures" / "labfiles"
 

@@ -14,10 +14,9 @@ from typing import NoReturn
 
 import pytest
 
-from gsb_tui.dra import cel_runtime
+from gsb_tui.dra import cel
 from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.lab import checks, example_text, selectors
-from gsb_tui.lab.cluster import lab_driver
 from gsb_tui.lab.files import LabFiles
 from gsb_tui.lab.verdict import SubCheck, Verdict
 from gsb_tui.snapshot import Kind
@@ -60,7 +59,7 @@ def names_where(v: DraView, keep: str) -> list[str]:
     return [
         d.name
         for d in v.devices
-        if d.id.driver == lab_driver(v)
+        if d.id.driver == v.lab_driver()
         and type(i := d.attribute("index")) is int
         and compare(i, int(bound))
     ]
@@ -215,7 +214,7 @@ def test_no_cel_library_falls_back_to_reading_the_text(
     def missing() -> NoReturn:
         raise ImportError("No module named 'cel'")
 
-    monkeypatch.setattr(cel_runtime, "library", missing)
+    monkeypatch.setattr(cel, "library", missing)
     write_pick(lab, f"{INDEX} > 6")
     sub = declared(check(view("step-5"), lab))
     assert sub.ok is False and sub.reason.key == "cel.not_value"

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind, KindState, Snapshot
 from gsb_tui.ui.panes.header import phase_text
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 
 def kind_notice(

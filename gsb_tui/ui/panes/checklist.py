@@ -7,9 +7,9 @@ it (see ui/clipboard.py for what "copy" honestly means).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,9 +17,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.ui.panes.base import Pane
-from gsb_tui.ui.text import text
+from gsb_tui.words import localize, text
+
+if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
+    from gsb_tui.lab.verdict import Verdict
 
 MARK = {
     "green": ("✓", "green"),
@@ -29,38 +33,33 @@ MARK = {
     "cannot-judge": ("?", "magenta"),
 }
 
+Evaluate = Callable[[DraView, Path], Sequence["Verdict"]]
 
-def lab_evaluate() -> Callable[[Any, Any], Sequence[Any]] | None:
-    """The hook: `gsb_tui.lab.evaluate(view, lab_dir) -> verdicts`, once the lab package has it."""
-    try:
-        lab = importlib.import_module("gsb_tui.lab")
-    except ImportError:
-        return None
-    fn = getattr(lab, "evaluate", None)
-    return fn if callable(fn) else None
+
+def lab_evaluate() -> Evaluate | None:
+    """The lab's checks, `evaluate(view, lab_dir) -> verdicts` (imported here, on first use)."""
+    from gsb_tui.lab.report import evaluate
+
+    return evaluate
 
 
 def step_title(step: int, lang: str) -> str:
+    from gsb_tui.lab.steps import step as lab_step
+
     try:
-        steps = importlib.import_module("gsb_tui.lab.steps")
-        return str(steps.step(step).title(lang))
-    except (ImportError, AttributeError, KeyError):
-        return f"step {step}"
+        return lab_step(step).title(lang)
+    except KeyError:
+        return text(lang, "step-n", step=step)
 
 
 def step_example(step: int) -> str | None:
     """The example the `e`/`c` keys show for a step, from the lab package's data."""
+    from gsb_tui.lab.steps import example_for
+
     try:
-        steps = importlib.import_module("gsb_tui.lab.steps")
-        return str(steps.example_for(step))
-    except (ImportError, AttributeError, KeyError, OSError):
+        return example_for(step)
+    except (KeyError, OSError):
         return None
-
-
-def localized(value: Any, lang: str) -> str:
-    """lab's bilingual Text picks its language; anything else is shown as it is."""
-    pick = getattr(value, "lang", None)
-    return str(pick(lang)) if callable(pick) else str(value or "")
 
 
 class ChecklistScroll(VerticalScroll, can_focus=False):
@@ -84,7 +83,7 @@ class ChecklistPane(Pane, can_focus=True):
 
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
         super().__init__(info, lang, id=id)
-        self.verdicts: list[Any] | None = None
+        self.verdicts: list[Verdict] | None = None
         self.error = ""
         self.cursor = 0
 
@@ -97,7 +96,7 @@ class ChecklistPane(Pane, can_focus=True):
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "checklist-loading"))
 
-    def show(self, verdicts: Sequence[Any] | None, error: str = "") -> None:
+    def show(self, verdicts: Sequence[Verdict] | None, error: str = "") -> None:
         self.verdicts = list(verdicts) if verdicts is not None else None
         self.error = error
         if self.verdicts is None:
@@ -113,15 +112,14 @@ class ChecklistPane(Pane, can_focus=True):
     def current_step(self) -> int | None:
         if not self.verdicts:
             return None
-        return int(getattr(self.verdicts[self.cursor], "step", self.cursor + 1))
+        return self.verdicts[self.cursor].step
 
     def _render_steps(self) -> None:
         verdicts = self.verdicts or []
         lines = Text(no_wrap=True, overflow="ellipsis")
         for index, verdict in enumerate(verdicts):
-            status = str(getattr(verdict, "status", "not-started"))
-            mark, style = MARK.get(status, ("·", ""))
-            step = int(getattr(verdict, "step", index + 1))
+            mark, style = MARK.get(verdict.status, ("·", ""))
+            step = verdict.step
             prefix = "▶" if index == self.cursor else " "
             lines.append(f"{prefix}{mark} {step} ", style=f"bold {style}")
             lines.append(
@@ -131,29 +129,29 @@ class ChecklistPane(Pane, can_focus=True):
         self.query_one(".steps", Static).update(lines)
         self.query_one(".step-detail", Static).update(self._detail(verdicts))
 
-    def _detail(self, verdicts: Sequence[Any]) -> Text:
+    def _detail(self, verdicts: Sequence[Verdict]) -> Text:
         out = Text()
         if not verdicts:
             return out
         verdict = verdicts[self.cursor]
-        status = str(getattr(verdict, "status", ""))
-        mark, style = MARK.get(status, ("·", ""))
+        mark, style = MARK.get(verdict.status, ("·", ""))
+        status = text(self.lang, f"status.{verdict.status}")
         out.append(f"\n{mark} {status}\n", style=f"bold {style}")
-        for sub in getattr(verdict, "subchecks", ()):
-            ok = getattr(sub, "ok", None)
+        for sub in verdict.subchecks:
+            ok = sub.ok
             sub_mark, sub_style = (
                 ("✓", "green") if ok else (("✗", "red") if ok is False else ("·", "dim"))
             )
             out.append(f" {sub_mark} ", style=sub_style)
-            out.append(f"{getattr(sub, 'name', '')}\n")
-        reason = localized(getattr(verdict, "reason", ""), self.lang)
-        hint = localized(getattr(verdict, "hint", ""), self.lang)
+            out.append(f"{sub.name}\n")
+        reason = localize(verdict.reason, self.lang)
+        hint = localize(verdict.hint, self.lang)
         if reason:
             out.append(f"\n{reason}\n")
         if hint:
             out.append("→ ", style="bold cyan")
             out.append(f"{hint}\n", style="cyan")
-        out.append("\ne example  c copy", style="dim")
+        out.append("\n" + text(self.lang, "checklist.keys"), style="dim")
         return out
 
     def action_move(self, step: int) -> None:
@@ -168,7 +166,7 @@ class ChecklistPane(Pane, can_focus=True):
             return None
         example = step_example(step)
         if example is None:
-            self.app.notify(f"no example for step {step}", severity="warning")
+            self.app.notify(text(self.lang, "no-example", step=step), severity="warning")
             return None
         return step, example
 
@@ -180,7 +178,7 @@ class ChecklistPane(Pane, can_focus=True):
             step, example = found
             self.app.push_screen(
                 TextViewScreen(
-                    f"step {step} example",
+                    text(self.lang, "example-title", step=step),
                     example,
                     syntax="yaml",
                     copy_name=f"step{step}-example.yaml",

@@ -19,7 +19,7 @@ from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.claim_table import CELL_PADDING, ClaimTable, TableRow
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 ClaimKey = tuple[str, str]
 COLUMNS = ("CLAIM", "STATE", "DEVICES", "CONSUMERS")
@@ -107,10 +107,11 @@ class ClaimsPane(Pane):
         strip = self.query_one(".warn-strip", Static)
         line = Text()
         for warning in flags.unattached:
-            pod = warning.subject.split("/", 1)[-1]
-            line.append(f"{MARK} pod {pod}: ", style="bold red")
-            # "uses ResourceClaim x, which does not exist in ns" is the first clause
-            line.append(warning.message.split(":", 1)[0].removeprefix(f"pod {pod} ") + "\n")
+            params = dict(warning.params)
+            line.append(
+                f"{MARK} {text(self.lang, 'strip.pod', pod=params['pod'])}: ", style="bold red"
+            )
+            line.append(text(self.lang, "strip.missing", **params) + "\n")
         line.rstrip()
         # An empty hidden strip, or the same text again, is left alone (no re-layout).
         if (strip.display or flags.unattached) and (
@@ -136,7 +137,7 @@ class ClaimsPane(Pane):
         needle = self.filter.lower()
         for key in sorted(view.claims):
             row = self._claim_row(view, view.claims[key], show_pool)
-            flag = short(self.flags.by_claim.get(key, ()))
+            flag = short(self.flags.by_claim.get(key, ()), self.lang)
             if needle and not any(needle in cell.lower() for cell in (*row, flag)):
                 continue
             rows.append((key, row, flag))

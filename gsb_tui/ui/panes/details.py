@@ -18,7 +18,7 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.ui.describe import POD_WARNINGS, claim_details, pod_warnings_text
 from gsb_tui.ui.explain import DEFAULT_WIDTH, ClaimPreview, claim_preview
 from gsb_tui.ui.panes.base import Pane, kind_notice
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 
 class DetailsScroll(VerticalScroll):

@@ -26,22 +26,17 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gsb_tui.dra.model import Claim, DeviceId
+from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.ui.flags import MARK, short
 from gsb_tui.ui.panes.lines import text_segments
+from gsb_tui.words import text
 
 CELL_MIN_WIDTH = 24  # three cells across at 80 columns; claim names stay readable
 CELL_HEIGHT = 4  # border, claim, pods, border
 GUTTER = 1  # columns between cells
 STATUSES = ("free", "allocated", "reserved", "shared")
-
-
-def holders(occ: Occupancy) -> tuple[Claim, ...]:
-    """Claims that really hold the device (adminAccess claims only watch it)."""
-    admin = {c.key for c in occ.admin_claims}
-    return tuple(c for c in occ.claims if c.key not in admin)
 
 
 @dataclass
@@ -65,31 +60,31 @@ class Cell:
     def warned(self) -> bool:
         return bool(self.warnings)
 
-    def body(self) -> tuple[Text, Text]:
+    def body(self, lang: str = "en") -> tuple[Text, Text]:
         """The two lines inside the border."""
         occ = self.occupancy
         first, second = Text(), Text()
-        held = holders(occ)
+        held = occ.holders
         if not held:
-            first.append("free", style="bold")
+            first.append(text(lang, "cell.free"), style="bold")
             memory = occ.device.capacity.get("memory", "")
             if memory:
                 first.append(f" · {memory}", style="dim")
             if occ.admin_claims:
-                second.append(f"admin: {occ.admin_claims[0].name}", style="dim")
+                second.append(text(lang, "cell.admin", claim=occ.admin_claims[0].name), style="dim")
             return first, second
-        first.append("claim ", style="dim")
+        first.append(text(lang, "cell.claim"), style="dim")
         first.append(", ".join(c.name for c in held), style="bold")
         pods = ", ".join(c.split("/", 1)[-1] for c in occ.consumers)
         if pods:
-            second.append("pod ", style="dim")
+            second.append(text(lang, "cell.pod"), style="dim")
             second.append(pods)
         else:
-            second.append("no pod yet", style="dim italic")
+            second.append(text(lang, "cell.no-pod"), style="dim italic")
         return first, second
 
-    def title(self) -> str:
-        flag = f" {MARK} {short(self.warnings)}" if self.warnings else ""
+    def title(self, lang: str = "en") -> str:
+        flag = f" {MARK} {short(self.warnings, lang)}" if self.warnings else ""
         return f"{self.occupancy.device.name}{flag}"
 
 
@@ -168,8 +163,9 @@ class DeviceCanvas(ScrollView, can_focus=False):
             super().__init__()
             self.device = device
 
-    def __init__(self, *, classes: str | None = None) -> None:
+    def __init__(self, *, lang: str = "en", classes: str | None = None) -> None:
         super().__init__(classes=classes)
+        self.lang = lang
         self.cells: dict[DeviceId, Cell] = {}
         self.groups: tuple[Group, ...] = ()
         self.geometry = Geometry()
@@ -273,7 +269,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         if cell.cursor:
             title_style += self._style("canvas--cursor")
         inner = max(0, width - 4)
-        title = Text(cell.title())
+        title = Text(cell.title(self.lang))
         title.truncate(max(0, width - 6), overflow="ellipsis")
         top = [Segment("╭─ ", edge), Segment(title.plain, title_style)]
         top.append(Segment(" " + "─" * max(0, width - 5 - title.cell_len) + "╮", edge))
@@ -281,9 +277,9 @@ class DeviceCanvas(ScrollView, can_focus=False):
         bottom = [Segment("╰" + "─" * max(0, width - 5 - len(word)) + " ", edge)]
         bottom += [Segment(word, edge + Style(bold=True)), Segment(" ─╯"[: width - 1], edge)]
         lines = [top]
-        for text in cell.body():
-            text.truncate(inner, overflow="ellipsis", pad=True)
-            middle = [Segment("│ ", edge), *self._segments(text, body), Segment(" │", edge)]
+        for body_line in cell.body(self.lang):
+            body_line.truncate(inner, overflow="ellipsis", pad=True)
+            middle = [Segment("│ ", edge), *self._segments(body_line, body), Segment(" │", edge)]
             lines.append(middle)
         lines.append(bottom)
         return [list(Segment.adjust_line_length(line, width, edge)) for line in lines]

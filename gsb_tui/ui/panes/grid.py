@@ -23,7 +23,7 @@ from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import DeviceSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.device_canvas import Cell, DeviceCanvas, Group
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 
 class DeviceGrid(Pane, can_focus=True):
@@ -38,7 +38,7 @@ class DeviceGrid(Pane, can_focus=True):
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
         yield Static("", classes="body ledger")
-        yield DeviceCanvas(classes="body cells")
+        yield DeviceCanvas(lang=self.lang, classes="body cells")
 
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
         super().__init__(info, lang, id=id)
@@ -114,7 +114,8 @@ class DeviceGrid(Pane, can_focus=True):
                 title.append(" pool ", style="dim")
                 title.append(pool)
             generation = generations.get((driver, pool), 0)
-            title.append(f" · {driver} · gen {generation} · {len(ids)} devices", style="dim")
+            count = text(self.lang, "grid.group-count", n=len(ids))
+            title.append(f" · {driver} · gen {generation} · {count}", style="dim")
             groups.append(Group(title, ids))
         return tuple(groups)
 
@@ -130,24 +131,21 @@ class DeviceGrid(Pane, can_focus=True):
                 free=ledger.free,
             )
         )
-        # Demand the devices do not meet: unallocated claims a pod is waiting for. A claim no
-        # pod uses is never allocated (nothing asks yet); the Claims pane lists it as pending.
-        pending_claims = [
-            c
-            for c in view.claims.values()
-            if not c.allocated and not c.deleting and view.pods_of_claim(c)
-        ]
         line.append("\n")
-        if ledger.pending_pods:
-            pods = ", ".join(p.split("/", 1)[-1] for p in ledger.pending_pods)
+        if ledger.pending_keys:
+            pods = ", ".join(name for _, name in ledger.pending_keys)
             line.append(text(self.lang, "pending", pods=pods), style="bold yellow")
             line.append("  ")
-        for claim in pending_claims[:3]:
-            wanted = sum(r.count for r in claim.requests)
-            line.append(f"{claim.name} wants {wanted}  ", style="yellow")
+        # Demand the devices do not meet: the unallocated claims pods wait for.
+        for claim, wanted in ledger.waiting_claims[:3]:
+            wants = text(self.lang, "ledger.wants", claim=claim.name, n=wanted)
+            line.append(f"{wants}  ", style="yellow")
         for warning in self.flags.unattached[:2]:  # no cell to mark: the claim does not exist
-            pod = warning.subject.split("/", 1)[-1]
-            line.append(f"{MARK} pod {pod}: {short([warning])}  ", style="bold red")
+            pod = warning.pods[0][1] if warning.pods else ""
+            words = text(
+                self.lang, "ledger.pod-warning", pod=pod, short=short([warning], self.lang)
+            )
+            line.append(f"{MARK} {words}  ", style="bold red")
         shown = (line.plain, tuple(line.spans))
         if shown != self._ledger:  # the same line again would re-layout the pane
             self._ledger = shown

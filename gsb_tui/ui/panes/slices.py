@@ -18,7 +18,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices
 # Above this many slices each gets one line, not its device tables: 125 nodes' tables are

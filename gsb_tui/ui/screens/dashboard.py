@@ -34,12 +34,11 @@ from gsb_tui.ui.panes.checklist import ChecklistPane
 from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.panes.claims import ClaimsPane
 from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
-from gsb_tui.ui.panes.device_canvas import holders
 from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.panes.header import StatusHeader
 from gsb_tui.ui.panes.slices import SlicesPane, SlicesScroll
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.text import text
+from gsb_tui.words import text
 
 WIDE_MIN_WIDTH = 140
 WIDE_MIN_HEIGHT = 30
@@ -166,7 +165,7 @@ class DashboardScreen(Screen[None]):
         """Hand a new view to every pane (the App calls this, throttled)."""
         self.view = view
         self.warnings = warnings
-        self.flags = index_warnings(view, warnings)
+        self.flags = index_warnings(warnings)
         self.query_one(StatusHeader).show(view.snapshot, finished)
         self._show_banner(view, source_problem)
         self.grid.show(view, self.flags)
@@ -216,7 +215,7 @@ class DashboardScreen(Screen[None]):
         if self.view is None:
             return
         occ = self.view.occupancy.get(message.device)
-        held = holders(occ) if occ is not None else ()
+        held = occ.holders if occ is not None else ()
         if not held or held[0].key == self.selected_claim:
             return
         self.selected_claim = held[0].key
@@ -328,7 +327,7 @@ class DashboardScreen(Screen[None]):
         cursor = self.grid.cursor
         cursor_occ = self.view.occupancy.get(cursor) if cursor is not None else None
         want_slice = pane == "slices" or (
-            pane == "grid" and cursor_occ is not None and not holders(cursor_occ)
+            pane == "grid" and cursor_occ is not None and not cursor_occ.holders
         )
         if want_slice:
             found = self._device_slice(cursor) or self.slices.selected_slice(None)

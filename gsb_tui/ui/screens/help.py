@@ -1,5 +1,6 @@
 """`?`: the keys, generated from the bindings that are active on the dashboard (never a
-hand-written list that drifts from them)."""
+hand-written list that drifts from them), with the user's keymap applied, and each binding's id
+(what config.toml's [keymap] names)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,20 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 HelpRow = tuple[str, str, str, str, str]  # key, description, tooltip, binding id, where
+WIDE = 120  # columns from which the binding ids get a column of their own
+
+
+def key_label(key: str) -> str:
+    """A key as help shows it: "?" for question_mark, "/" for slash; other names stay."""
+    shown = format_key(key)
+    if len(shown) == 1 and shown.isascii() and shown.isprintable() and not shown.isspace():
+        return shown
+    return key
 
 
 def help_rows(bindings: Iterable[tuple[str, Binding, str]]) -> list[HelpRow]:
@@ -22,7 +33,7 @@ def help_rows(bindings: Iterable[tuple[str, Binding, str]]) -> list[HelpRow]:
     for key, binding, where in bindings:
         if not binding.id or not binding.id.startswith("gsb."):
             continue
-        shown = binding.key_display or key
+        shown = binding.key_display or key_label(key)
         if binding.id in rows:
             old = rows[binding.id]
             if shown not in old[0].split(" / "):
@@ -43,12 +54,19 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, show_edge=False, header_style="bold")
+        # The ids are what config.toml's [keymap] names; narrower, under WHERE (no room left).
+        wide = self.app.size.width >= WIDE
         table.add_column("KEY", style="bold cyan", no_wrap=True)
-        table.add_column("WHERE", style="dim", no_wrap=True)
+        table.add_column("WHERE" if wide else "WHERE / ID", style="dim", no_wrap=True)
         table.add_column("WHAT")
         table.add_column("", style="dim")
-        for key, description, tooltip, _id, where in self.rows:
-            table.add_row(key, where, description, tooltip)
+        if wide:
+            table.add_column("ID", style="dim", no_wrap=True)
+        for key, description, tooltip, binding_id, where in self.rows:
+            if wide:
+                table.add_row(key, where, description, tooltip, binding_id)
+            else:
+                table.add_row(key, f"{where}\n{binding_id}", description, tooltip)
         with Vertical(id="help") as frame:
             frame.border_title = "keys"
             frame.border_subtitle = "Esc close · ctrl+p command palette"

@@ -24,8 +24,8 @@ from textual.widgets import Input, Label, Select, Static
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
-from gsb_tui.ui.text import text
 from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
+from gsb_tui.words import text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
 

@@ -17,8 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from gsb_tui.dra.quantity import Quantity, parse_quantity
-from gsb_tui.dra.semver import Semver, parse_semver
+from gsb_tui.dra.cel.quantity import Quantity, parse_quantity
+from gsb_tui.dra.cel.semver import Semver, parse_semver
 
 QUANTITY_KEY, QUANTITY_CODE = "@q", "@quantity"
 SEMVER_KEY, SEMVER_TEXT = "@s", "@semver"

@@ -2,7 +2,7 @@
 
 cel-go type-checks a selector against the `device` variable (kubernetes.DRADevice) and the
 function libraries of Kubernetes' base CEL environment. This module declares the part of that
-environment selectors use, with the overloads cel-go has, so cel_check can report the same
+environment selectors use, with the overloads cel-go has, so check.py can report the same
 "found no matching overload" errors with the same type spellings.
 """
 

@@ -1,7 +1,7 @@
 """Print a checked selector as plain CEL that the Rust library runs with Kubernetes' semantics.
 
 - an unknown attribute/capacity domain yields an empty map instead of a missing key;
-- quantities and semvers are small maps (cel_values): comparisons become string comparisons
+- quantities and semvers are small maps (values.py): comparisons become string comparisons
   of their sort keys; other methods are Python functions named `k8s_<method>` (the library only
   calls plain functions, so `q.asInteger()` becomes `k8s_asInteger(q)`);
 - literals such as `quantity('4Gi')` are computed here once, not per device;
@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
-from gsb_tui.dra.cel_check import Checked, string_key
-from gsb_tui.dra.cel_syntax import (
+from gsb_tui.dra.cel.check import Checked, string_key
+from gsb_tui.dra.cel.quantity import is_quantity, parse_quantity
+from gsb_tui.dra.cel.semver import is_semver, parse_semver
+from gsb_tui.dra.cel.syntax import (
     Call,
     Ident,
     ListLit,
@@ -23,10 +25,8 @@ from gsb_tui.dra.cel_syntax import (
     literal,
     quote,
 )
-from gsb_tui.dra.cel_types import FUNCTIONS, QUANTITY, SEMVER
-from gsb_tui.dra.cel_values import QUANTITY_KEY, SEMVER_KEY, encode_quantity, encode_semver
-from gsb_tui.dra.quantity import is_quantity, parse_quantity
-from gsb_tui.dra.semver import is_semver, parse_semver
+from gsb_tui.dra.cel.types import FUNCTIONS, QUANTITY, SEMVER
+from gsb_tui.dra.cel.values import QUANTITY_KEY, SEMVER_KEY, encode_quantity, encode_semver
 
 _PYTHON_PREFIX = "k8s_"
 
@@ -38,7 +38,7 @@ def python_name(function: str) -> str:
 
 def calls_python(source: str) -> bool:
     """Whether printed CEL calls a Python function (a `k8s_` name outside string literals)."""
-    from gsb_tui.dra.cel_syntax import tokenize
+    from gsb_tui.dra.cel.lexer import tokenize
 
     return any(t.kind == "ident" and t.text.startswith(_PYTHON_PREFIX) for t in tokenize(source))
 
@@ -126,7 +126,7 @@ class _Emitter:
 
     def native_comparison(self, node: Call) -> str | None:
         """compareTo/isGreaterThan/isLessThan on quantities or semvers, as string comparisons
-        of their sort keys (see cel_values) instead of a Python call per device."""
+        of their sort keys (see values.py) instead of a Python call per device."""
         if node.function not in ("compareTo", "isGreaterThan", "isLessThan"):
             return None
         if node.target is None or len(node.args) != 1:

@@ -1,8 +1,7 @@
-"""Running compiled selectors: the Rust CEL library, Kubernetes' functions, devices as CEL values.
+"""Running compiled selectors: the Rust CEL library, Kubernetes' functions, cached results.
 
-Each device becomes one library Context holding its `device` variable (driver, attributes and
-capacity by domain, versions as semvers, capacities as quantities; see cel_values), built once
-per device content and holding only what compiled selectors read (cel_check.needs). Results are
+Each device becomes one library Context holding its `device` variable (device.py), built once
+per device content and holding only what compiled selectors read (check.needs). Results are
 cached per (device, expression), so re-evaluating on every cluster change is a dictionary lookup
 for devices that did not change.
 """
@@ -12,23 +11,17 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NoReturn
 
-from gsb_tui.dra import cel_check, cel_emit
-from gsb_tui.dra.cel_values import (
-    as_quantity,
-    as_semver,
-    encode_quantity,
-    encode_semver,
-    quantity_value,
-    semver_value,
-)
+from gsb_tui.dra.cel import check, emit
+from gsb_tui.dra.cel.device import DeviceError, device_variable
+from gsb_tui.dra.cel.quantity import Quantity, QuantityError, from_int, is_quantity, parse_quantity
+from gsb_tui.dra.cel.semver import SemverError, is_semver, parse_semver
+from gsb_tui.dra.cel.values import as_quantity, as_semver, encode_quantity, encode_semver
 from gsb_tui.dra.model import Device, DeviceId
-from gsb_tui.dra.quantity import Quantity, QuantityError, from_int, is_quantity, parse_quantity
-from gsb_tui.dra.semver import SemverError, is_semver, parse_semver
 
 
 @dataclass(frozen=True)
@@ -169,7 +162,7 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _functions() -> dict[str, Callable[..., Any]]:
     from cel.stdlib import EXTENSIONS  # part of common-expression-language
 
-    py = cel_emit.python_name
+    py = emit.python_name
     functions: dict[str, Callable[..., Any]] = {
         py("quantity"): _k8s_quantity,
         py("isQuantity"): lambda s: is_quantity(_string_arg(s)),
@@ -196,128 +189,7 @@ def _functions() -> dict[str, Callable[..., Any]]:
     return functions
 
 
-# --- the device as CEL sees it -----------------------------------------------------------------
-
-
-class _DeviceError(ValueError):
-    pass
-
-
-def _split_name(name: str, driver: str) -> tuple[str, str]:
-    """Unqualified names live in the driver's domain ("index" -> gpu.example.com/index)."""
-    domain, sep, ident = name.partition("/")
-    return (domain, ident) if sep else (driver, name)
-
-
-def _attribute(name: str, raw: Any) -> Any:
-    if isinstance(raw, Mapping):
-        for key in ("int", "bool", "string"):
-            if key in raw:
-                return raw[key]
-        if "version" in raw:
-            try:
-                return dict(semver_value(str(raw["version"])))
-            except SemverError as exc:
-                raise _DeviceError(f"attribute {name}: parse semantic version: {exc}") from exc
-    # List-valued attributes need the alpha DRAListTypeAttributes gate (off in 1.36).
-    raise _DeviceError(f"attribute {name}: unsupported attribute value")
-
-
-@dataclass(frozen=True)
-class _Projection:
-    """Which parts of a device to convert, from the leaves compiled selectors read."""
-
-    everything: bool
-    fields: frozenset[str]  # top-level fields read at all
-    kinds: frozenset[str]  # attributes/capacity read as a whole
-    domains: frozenset[tuple[str, str]]  # (kind, domain) read as a whole
-    names: frozenset[tuple[str, ...]]  # (kind, domain, name)
-
-    def wants(self, kind: str, domain: str, name: str) -> bool:
-        return (
-            self.everything
-            or kind in self.kinds
-            or (kind, domain) in self.domains
-            or (kind, domain, name) in self.names
-        )
-
-
-@lru_cache(maxsize=64)
-def _projection(needs: frozenset[cel_check.Leaf] | None) -> _Projection:
-    if needs is None or cel_check.WHOLE in needs:
-        every = frozenset(("driver", "allowMultipleAllocations", "attributes", "capacity"))
-        return _Projection(True, every, frozenset(), frozenset(), frozenset())
-    return _Projection(
-        False,
-        frozenset(leaf[0] for leaf in needs),
-        frozenset(leaf[0] for leaf in needs if leaf[1:] == ("*", "*")),
-        frozenset((leaf[0], leaf[1]) for leaf in needs if len(leaf) == 3 and leaf[2] == "*"),
-        frozenset(needs),
-    )
-
-
-def device_variable(
-    device: Device, needs: frozenset[cel_check.Leaf] | None = None
-) -> dict[str, Any]:
-    """The `device` variable for one device, from the object the API server served.
-
-    With `needs`, only those fields, attributes and capacities are converted (cel_check.needs):
-    turning values into the library's is the expensive step of evaluating."""
-    projection = _projection(needs)
-    driver = device.id.driver
-    raw = device.raw if isinstance(device.raw, Mapping) else {}
-    variable: dict[str, Any] = {}
-    if "driver" in projection.fields:
-        variable["driver"] = driver
-    if "allowMultipleAllocations" in projection.fields:
-        variable["allowMultipleAllocations"] = raw.get("allowMultipleAllocations") is True
-    attributes = _attributes(device, raw, projection)
-    capacity = _capacity(device, raw, projection)
-    if "attributes" in projection.fields:
-        variable["attributes"] = attributes
-    if "capacity" in projection.fields:
-        variable["capacity"] = capacity
-    return variable
-
-
-def _attributes(device: Device, raw: Mapping[str, Any], p: _Projection) -> dict[str, Any]:
-    driver = device.id.driver
-    attributes: dict[str, dict[str, Any]] = {}
-    raw_attrs = raw.get("attributes")
-    if isinstance(raw_attrs, Mapping):
-        for name, value in raw_attrs.items():
-            domain, ident = _split_name(str(name), driver)
-            # Converted even when unread: like the allocator, one bad attribute (an invalid
-            # version, a list value) is an error for the device whatever the selector reads.
-            converted = _attribute(str(name), value)
-            if p.wants("attributes", domain, ident):
-                attributes.setdefault(domain, {})[ident] = converted
-    else:  # a Device built without its raw object: take the view's values as they are
-        for name, plain in device.attributes.items():
-            domain, ident = _split_name(name, driver)
-            if p.wants("attributes", domain, ident):
-                attributes.setdefault(domain, {})[ident] = plain
-    return attributes
-
-
-def _capacity(device: Device, raw: Mapping[str, Any], p: _Projection) -> dict[str, Any]:
-    driver = device.id.driver
-    raw_caps = raw.get("capacity")
-    caps = (
-        {str(k): str(v.get("value", "")) for k, v in raw_caps.items() if isinstance(v, Mapping)}
-        if isinstance(raw_caps, Mapping)
-        else dict(device.capacity)
-    )
-    capacity: dict[str, dict[str, Any]] = {}
-    for name, text in caps.items():
-        domain, ident = _split_name(name, driver)
-        try:
-            converted = quantity_value(text)
-        except QuantityError as exc:
-            raise _DeviceError(f"capacity {name}: {exc}") from exc
-        if p.wants("capacity", domain, ident):
-            capacity.setdefault(domain, {})[ident] = dict(converted)
-    return capacity
+# --- devices prepared for the library ----------------------------------------------------------
 
 
 @dataclass
@@ -333,31 +205,31 @@ class _Prepared:
 _MAX_PREPARED = 20_000
 _prepared_devices: dict[tuple[DeviceId, str], _Prepared] = {}
 # What the compiled selectors read, together: each device's context holds just that.
-_needs: set[cel_check.Leaf] = set()
+_needs: set[check.Leaf] = set()
 _needs_version = 0
 epoch = 0  # bumped by clear(): compiled selectors register their needs again
 
 
 @lru_cache(maxsize=1)
-def _frozen_needs_at(version: int) -> frozenset[cel_check.Leaf]:
+def _frozen_needs_at(version: int) -> frozenset[check.Leaf]:
     return frozenset(_needs)
 
 
-def _frozen_needs() -> frozenset[cel_check.Leaf]:
+def _frozen_needs() -> frozenset[check.Leaf]:
     return _frozen_needs_at(_needs_version)
 
 
-def _covered(leaf: cel_check.Leaf) -> bool:
+def _covered(leaf: check.Leaf) -> bool:
     if leaf in _needs:
         return True
     if leaf == PYTHON_FUNCTIONS:  # not a part of the device: the whole device does not cover it
         return False
-    if cel_check.WHOLE in _needs:
+    if check.WHOLE in _needs:
         return True
     return len(leaf) == 3 and bool({(leaf[0], "*", "*"), (leaf[0], leaf[1], "*")} & _needs)
 
 
-def require(leaves: frozenset[cel_check.Leaf]) -> None:
+def require(leaves: frozenset[check.Leaf]) -> None:
     """Make prepared devices hold these leaves too (rebuilt lazily, results kept)."""
     global _needs_version
     missing = {leaf for leaf in leaves if not _covered(leaf)}
@@ -402,14 +274,14 @@ def _prepare(device: Device) -> _Prepared:
 
 # Not a device part: registered by selectors that call Python functions (k8s_*), which then
 # go into every context (registering them costs about as much as a few attributes).
-PYTHON_FUNCTIONS: cel_check.Leaf = ("@functions",)
+PYTHON_FUNCTIONS: check.Leaf = ("@functions",)
 
 
 def _context(device: Device) -> tuple[Any, str]:
     needs = _frozen_needs()
     try:
         variable = device_variable(device, needs)
-    except _DeviceError as exc:
+    except DeviceError as exc:
         return None, str(exc)
     functions = _function_table() if PYTHON_FUNCTIONS in needs else None
     return library().Context(variables={"device": variable}, functions=functions), ""

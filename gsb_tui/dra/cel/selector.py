@@ -1,19 +1,9 @@
-"""CEL device selectors, evaluated against published devices with Kubernetes' semantics.
+"""Selectors compiled once per expression, and evaluated over devices and requests.
 
-Why a selector admits or rejects a device is the question behind "explain the scheduler's
-choice". The scheduler's allocator evaluates the DeviceClass selectors and then the request's
-selectors on every device; a device counts only when all are true, and the first runtime error
-(e.g. `no such key: idx`) stops the allocation. This module answers the same question offline.
-
-How (see docs/CEL.md for the measurements behind it):
-- compile: the Rust CEL library (`common-expression-language`, imported as `cel`) parses first,
-  so syntax errors read like cel-go's; then cel_check type-checks against Kubernetes' `device`
-  declaration, so admission errors (`device.attributes.index == 7`) read like the API server's,
-  with a fix as `CelCompileError.hint` / `.fix`; then the checked AST is printed back as plain
-  CEL with Kubernetes' semantics spelled out, and the library compiles that once per expression.
-- evaluate (cel_runtime): each device becomes one library Context, built once per device
-  content; results are cached per (device, expression), so re-evaluating on every cluster change
-  only costs a dictionary lookup for devices that did not change.
+Compiling runs the library's parser (for cel-go's syntax errors), then check.py (for the API
+server's type errors, worded by errors.py), then prints the checked AST back as plain CEL with
+Kubernetes' semantics spelled out (emit.py) and has the library compile that. Evaluating is
+runtime.py's. The package's __init__ is the face that callers import from.
 """
 
 from __future__ import annotations
@@ -25,25 +15,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra import cel_check, cel_emit, cel_runtime, cel_syntax
-from gsb_tui.dra.cel_errors import CelCompileError, CelUnsupportedError, checker_error
-from gsb_tui.dra.cel_runtime import CelOutcome, device_variable
-from gsb_tui.dra.cel_types import ANY, BOOL
+from gsb_tui.dra.cel import check, emit, runtime, syntax
+from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
+from gsb_tui.dra.cel.lexer import ParseError
+from gsb_tui.dra.cel.runtime import CelOutcome
+from gsb_tui.dra.cel.types import ANY, BOOL
 from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
-
-__all__ = [
-    "CelCompileError",
-    "CelOutcome",
-    "CelUnsupportedError",
-    "RequestPreview",
-    "Selector",
-    "clear_caches",
-    "compile_selector",
-    "device_variable",
-    "evaluate_all",
-    "explain_request",
-]
-
 
 # The dashboard previews selectors on its UI thread while the lab checks judge step 5 on a
 # worker thread; the compiled-selector and device-context caches are shared, so one thread at a
@@ -71,7 +48,7 @@ class Selector:
         program: Any,
         output: str,
         evaluator_source: str,
-        needs: frozenset[cel_check.Leaf],
+        needs: frozenset[check.Leaf],
     ) -> None:
         self.expression = expression
         self.output_type = output  # "bool", or "any" for e.g. a boolean attribute on its own
@@ -85,10 +62,10 @@ class Selector:
 
     @_serialised
     def evaluate(self, device: Device) -> CelOutcome:
-        if self._epoch != cel_runtime.epoch:  # caches were cleared since it registered
-            cel_runtime.require(self.needs)
-            self._epoch = cel_runtime.epoch
-        return cel_runtime.evaluate(self._program, self.expression, device)
+        if self._epoch != runtime.epoch:  # caches were cleared since it registered
+            runtime.require(self.needs)
+            self._epoch = runtime.epoch
+        return runtime.evaluate(self._program, self.expression, device)
 
 
 _compiled: dict[str, Selector] = {}
@@ -123,7 +100,7 @@ _SYNTAX_PREFIX = re.compile(r"^Failed to parse expression .*?: (?=ERROR: )", re.
 
 
 def _compile(expression: str, driver: str) -> Selector:
-    lib = cel_runtime.library()
+    lib = runtime.library()
     try:
         lib.compile(expression)
     except ValueError as exc:
@@ -134,8 +111,8 @@ def _compile(expression: str, driver: str) -> Selector:
             ) from None
         raise CelCompileError(f"compilation failed: {detail}", expression=expression) from None
     try:
-        checked = cel_check.check(cel_syntax.parse(expression))
-    except cel_syntax.ParseError as exc:
+        checked = check.check(syntax.parse(expression))
+    except ParseError as exc:
         raise CelUnsupportedError(
             f"gsb-tui cannot read this selector ({exc} at offset {exc.pos})", expression=expression
         ) from None
@@ -155,21 +132,21 @@ def _compile(expression: str, driver: str) -> Selector:
             "compare the value, e.g. `... == 7`.",
             expression=expression,
         )
-    source = cel_emit.emit(checked)
+    source = emit.emit(checked)
     try:
         program = lib.compile(source)
     except ValueError as exc:  # our printer produced something the library cannot read
         raise CelUnsupportedError(
             f"gsb-tui cannot evaluate this selector: {exc}", expression=expression
         ) from None
-    needs = cel_check.needs(checked)
-    if cel_emit.calls_python(source):
-        needs |= {cel_runtime.PYTHON_FUNCTIONS}
+    needs = check.needs(checked)
+    if emit.calls_python(source):
+        needs |= {runtime.PYTHON_FUNCTIONS}
     selector = Selector(expression, program, str(checked.output), source, needs)
     # Register what it reads now, so devices get one context holding every compiled selector's
     # needs instead of growing (and being rebuilt) as selectors are first evaluated.
-    cel_runtime.require(selector.needs)
-    selector._epoch = cel_runtime.epoch
+    runtime.require(selector.needs)
+    selector._epoch = runtime.epoch
     return selector
 
 
@@ -177,7 +154,7 @@ def _compile(expression: str, driver: str) -> Selector:
 def clear_caches(*, results_only: bool = False) -> None:
     """Forget cached results, and unless results_only also prepared devices and compiled
     selectors (for tests and benchmarks)."""
-    cel_runtime.clear(results_only=results_only)
+    runtime.clear(results_only=results_only)
     if not results_only:
         _compiled.clear()
         _failed.clear()

@@ -4,8 +4,8 @@ Kubernetes compiles selectors with cel-go against a declared `device` variable
 (kubernetes.DRADevice) and rejects what does not type-check, e.g. `device.attributes.index == 7`:
 `attributes.index` is the (empty) map of a domain called "index", and a map never equals an int.
 The Rust CEL we evaluate with has no checker, so this module re-creates the part of cel-go's
-checker that selectors meet (declarations and unification in cel_types) and produces the same
-messages; cel.py adds cel-go's columns and caret lines.
+checker that selectors meet (declarations and unification in types.py) and produces the same
+messages; errors.py adds cel-go's columns and caret lines.
 
 `needs` tells which parts of a device an expression reads, so evaluation converts only those.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gsb_tui.dra.cel_syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
-from gsb_tui.dra.cel_types import (
+from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
+from gsb_tui.dra.cel.types import (
     BOOL,
     BYTES,
     DEVICE,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from gsb_tui.dra import cel_check, cel_syntax
+from gsb_tui.dra.cel import check, syntax
 
 
 class CelCompileError(ValueError):
@@ -35,7 +35,7 @@ def _location(expression: str, pos: int) -> tuple[int, int, str]:
     return expression.count("\n", 0, pos) + 1, pos - start, line_text
 
 
-def display(expression: str, errors: list[cel_check.CheckError]) -> str:
+def display(expression: str, errors: list[check.CheckError]) -> str:
     """cel-go's Errors.ToDisplayString: sorted, each with the line and a caret under the column."""
     shown = []
     for err in sorted(errors, key=lambda e: _location(expression, e.pos)[:2]):
@@ -49,37 +49,37 @@ def display(expression: str, errors: list[cel_check.CheckError]) -> str:
     return "\n".join(shown)
 
 
-def checker_error(expression: str, checked: cel_check.Checked, driver: str) -> CelCompileError:
+def checker_error(expression: str, checked: check.Checked, driver: str) -> CelCompileError:
     message = "compilation failed: " + display(expression, checked.errors)
     hint, fix = _hint(expression, checked, driver)
     return CelCompileError(message, hint, fix, expression)
 
 
-def _on_device_domains(node: cel_syntax.Node) -> bool:
+def _on_device_domains(node: syntax.Node) -> bool:
     """`device.attributes` or `device.capacity`: maps keyed by domain."""
     return (
-        isinstance(node, cel_syntax.Select)
+        isinstance(node, syntax.Select)
         and not node.test_only
         and node.field in ("attributes", "capacity")
-        and isinstance(node.operand, cel_syntax.Ident)
+        and isinstance(node.operand, syntax.Ident)
         and node.operand.name == "device"
     )
 
 
-def _domain_mistakes(node: cel_syntax.Node, found: list[tuple[str, int, str]]) -> None:
+def _domain_mistakes(node: syntax.Node, found: list[tuple[str, int, str]]) -> None:
     """Find `device.attributes.NAME` and `device.attributes['NAME']` (NAME is not a domain)."""
-    if isinstance(node, cel_syntax.Select) and not node.test_only:
+    if isinstance(node, syntax.Select) and not node.test_only:
         if _on_device_domains(node.operand):
             found.append(("select", node.pos, node.field))
-    elif isinstance(node, cel_syntax.Call) and node.function == "_[_]":
-        key = cel_check.string_key(node.args[1])
+    elif isinstance(node, syntax.Call) and node.function == "_[_]":
+        key = check.string_key(node.args[1])
         if _on_device_domains(node.args[0]) and key is not None and "." not in key:
             found.append(("index", node.pos, key))
-    for child in cel_check.children(node):
+    for child in check.children(node):
         _domain_mistakes(child, found)
 
 
-def _hint(expression: str, checked: cel_check.Checked, driver: str) -> tuple[str, str]:
+def _hint(expression: str, checked: check.Checked, driver: str) -> tuple[str, str]:
     mistakes: list[tuple[str, int, str]] = []
     _domain_mistakes(checked.root, mistakes)
     if mistakes:

@@ -1,0 +1,56 @@
+"""CEL device selectors, evaluated against published devices with Kubernetes' semantics.
+
+Why a selector admits or rejects a device is the question behind "explain the scheduler's
+choice". The scheduler's allocator evaluates the DeviceClass selectors and then the request's
+selectors on every device; a device counts only when all are true, and the first runtime error
+(e.g. `no such key: idx`) stops the allocation. This package answers the same question offline.
+
+How (see docs/CEL.md for the measurements behind it):
+- compile (selector.py): the Rust CEL library (`common-expression-language`, imported as `cel`)
+  parses first, so syntax errors read like cel-go's; then check.py type-checks against
+  Kubernetes' `device` declaration (types.py), so admission errors such as
+  `device.attributes.index == 7` read like the API server's (errors.py), with a fix as
+  `CelCompileError.hint` / `.fix`; then the checked AST is printed back as plain CEL with
+  Kubernetes' semantics spelled out (emit.py), and the library compiles that once per expression.
+- evaluate (runtime.py): each device becomes one library Context (its `device` variable:
+  device.py, values.py, quantity.py, semver.py), built once per device content; results are
+  cached per (device, expression), so re-evaluating on every cluster change only costs a
+  dictionary lookup for devices that did not change.
+
+This is the package's one face: code outside it imports from `gsb_tui.dra.cel` only. Importing
+it does not import the library (~0.4 s); that happens on the first compile, or on `library()`.
+"""
+
+from __future__ import annotations
+
+from gsb_tui.dra.cel.device import device_variable
+from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError
+from gsb_tui.dra.cel.quantity import parse_quantity
+from gsb_tui.dra.cel.runtime import CelOutcome, library
+from gsb_tui.dra.cel.selector import (
+    RequestPreview,
+    Selector,
+    clear_caches,
+    compile_selector,
+    evaluate_all,
+    explain_request,
+)
+from gsb_tui.dra.cel.semver import parse_semver
+from gsb_tui.dra.cel.values import SEMVER_TEXT
+
+__all__ = [
+    "SEMVER_TEXT",
+    "CelCompileError",
+    "CelOutcome",
+    "CelUnsupportedError",
+    "RequestPreview",
+    "Selector",
+    "clear_caches",
+    "compile_selector",
+    "device_variable",
+    "evaluate_all",
+    "explain_request",
+    "library",
+    "parse_quantity",
+    "parse_semver",
+]
