@@ -2,19 +2,17 @@
 
 etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok run as separate
 processes with their own logs. Pid files (with the process start time, so a recycled pid is
-never mistaken for ours) let `down` stop exactly what `up` started.
+never mistaken for ours) let `down` stop exactly what `up` started. This module is the recipe:
+which components, their flags, certificates, kubeconfig and seeding; process.py does the
+operating-system side of starting and stopping them.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
 import json
 import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -24,7 +22,17 @@ from typing import Any
 
 from gsb_tui.cluster import seed
 from gsb_tui.cluster.build import Binaries, ensure_binaries
-from gsb_tui.cluster.pki import Pki, read_token, write_pki
+from gsb_tui.cluster.pki import Pki, admin_kubeconfig, read_token, write_pki
+from gsb_tui.cluster.process import (
+    PidFile,
+    free_port,
+    log_tail,
+    signal_until_gone,
+    spawn,
+    terminate,
+    wait_port_free,
+    wait_start_ticks,
+)
 from gsb_tui.cluster.rest import Rest, RestError
 
 Log = Callable[[str], None]
@@ -45,45 +53,6 @@ class ClusterError(RuntimeError):
 def default_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "gsb-tui" / "cluster"
-
-
-def _ephemeral_range() -> tuple[int, int]:
-    try:
-        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return int(low), int(high)
-    except (OSError, ValueError):
-        return 32768, 60999
-
-
-def free_port() -> int:
-    """A free loopback port below the ephemeral range.
-
-    A port from the ephemeral range can be taken while its server restarts: a client that keeps
-    dialling it may get that very number as its own source port (a TCP self-connect), and the
-    restarted server then fails with "address already in use". Seen in the restart tests.
-    """
-    low, _ = _ephemeral_range()
-    ceiling = max(low - 1, 11000)
-    for _ in range(200):
-        port = random.randint(10000, ceiling)
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as sock:  # everything below the range busy: let the kernel choose
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _proc_start_ticks(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # Field 22 (starttime); the command name in field 2 may contain spaces, so split after ')'.
-    return int(stat.rsplit(")", 1)[1].split()[19])
 
 
 @dataclass
@@ -115,64 +84,26 @@ class ControlPlane:
 
     # ---- pid files -------------------------------------------------------------------------
 
-    def _pid_file(self, name: str) -> Path:
-        return self.run_dir / f"{name}.pid"
-
-    def _read_pid(self, name: str) -> dict[str, Any] | None:
-        try:
-            data = json.loads(self._pid_file(name).read_text())
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+    def _pid_file(self, name: str) -> PidFile:
+        return PidFile(self.run_dir / f"{name}.pid")
 
     def _alive(self, name: str) -> int | None:
         """The pid of our component if it is still the process we started."""
-        data = self._read_pid(name)
-        if not data:
-            return None
-        pid = int(data.get("pid", 0))
-        if pid <= 0 or _proc_start_ticks(pid) != data.get("start"):
-            return None
-        if _is_zombie(pid):  # exited; our child until reaped
-            _reap(pid)
-            return None
-        return pid
+        return self._pid_file(name).alive()
 
     def running(self) -> dict[str, int | None]:
         return {name: self._alive(name) for name in COMPONENTS}
 
     # ---- start -----------------------------------------------------------------------------
 
-    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        log = (self.log_dir / f"{name}.log").open("ab")
-        proc = subprocess.Popen(
-            args,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # survives the `up` command and Ctrl-C in its terminal
-            cwd=self.dir,
-        )
-        log.close()
-        start = None
-        for _ in range(50):
-            start = _proc_start_ticks(proc.pid)
-            if start is not None:
-                break
-            time.sleep(0.01)
-        self._pid_file(name).write_text(
-            json.dumps({"pid": proc.pid, "start": start, "exe": args[0], "args": args})
-        )
-        return proc
+    def _log(self, name: str) -> Path:
+        return self.log_dir / f"{name}.log"
 
-    def _log_tail(self, name: str, lines: int = 12) -> str:
-        try:
-            text = (self.log_dir / f"{name}.log").read_text(errors="replace")
-        except OSError:
-            return ""
-        return "\n".join(text.splitlines()[-lines:])
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        proc = spawn(args, self._log(name), cwd=self.dir)
+        self._pid_file(name).write(proc.pid, wait_start_ticks(proc.pid), args)
+        return proc
 
     def _wait(
         self,
@@ -187,7 +118,7 @@ class ControlPlane:
                 if proc.poll() is not None:
                     raise ClusterError(
                         f"{name} exited with code {proc.returncode} while waiting for {what}; "
-                        f"log: {self.log_dir / (name + '.log')}\n{self._log_tail(name)}"
+                        f"log: {self._log(name)}\n{log_tail(self._log(name))}"
                     )
             if check():
                 return
@@ -202,36 +133,7 @@ class ControlPlane:
         return pki
 
     def _write_kubeconfig(self, server: str, pki: Pki, ca: bytes) -> None:
-        config = {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [
-                {
-                    "name": "gsb-lab",
-                    "cluster": {
-                        "server": server,
-                        "certificate-authority-data": base64.b64encode(ca).decode(),
-                    },
-                }
-            ],
-            # A client certificate, as k3s's admin kubeconfig has.
-            "users": [
-                {
-                    "name": "gsb-admin",
-                    "user": {
-                        "client-certificate-data": base64.b64encode(pki.admin_cert).decode(),
-                        "client-key-data": base64.b64encode(pki.admin_key).decode(),
-                    },
-                }
-            ],
-            "contexts": [
-                {
-                    "name": "gsb-lab",
-                    "context": {"cluster": "gsb-lab", "user": "gsb-admin", "namespace": "dra-lab"},
-                }
-            ],
-            "current-context": "gsb-lab",
-        }
+        config = admin_kubeconfig(server, pki, ca, namespace=seed.LAB_NAMESPACE)
         self.kubeconfig.write_text(json.dumps(config, indent=2))
         os.chmod(self.kubeconfig, 0o600)
 
@@ -425,7 +327,7 @@ class ControlPlane:
     def _clear_stale(self, log: Log) -> None:
         for name in COMPONENTS:
             if self._pid_file(name).exists() and not self._alive(name):
-                self._pid_file(name).unlink(missing_ok=True)
+                self._pid_file(name).remove()
                 log(f"removed a stale pid file for {name} (its process is gone)")
 
     def down(self, log: Log = print) -> int:
@@ -439,18 +341,10 @@ class ControlPlane:
             if pid is None:
                 if self._pid_file(name).exists():
                     log(f"{name}: not running (stale pid file removed)")
-                self._pid_file(name).unlink(missing_ok=True)
+                self._pid_file(name).remove()
                 continue
-            os.kill(pid, signal.SIGTERM)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and _proc_start_ticks(pid) is not None:
-                if _is_zombie(pid):
-                    break
-                time.sleep(0.05)
-            if _proc_start_ticks(pid) is not None and not _is_zombie(pid):
-                os.kill(pid, signal.SIGKILL)
-            _reap(pid)
-            self._pid_file(name).unlink(missing_ok=True)
+            terminate(pid)
+            self._pid_file(name).remove()
             log(f"stopped {name} (pid {pid})")
             stopped += 1
         return stopped
@@ -460,19 +354,12 @@ class ControlPlane:
         pid = self._alive(name)
         if pid is None:
             raise ClusterError(f"{name} is not running")
-        os.kill(pid, sig)
-        # Wait until it is gone, not just a zombie: a Go program's other threads can still hold
-        # its listening socket after the leader turned zombie, and a restart would find the port
-        # in use. Our own children are reaped here; others are reaped by their parent.
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and _proc_start_ticks(pid) is not None:
-            _reap(pid)
-            time.sleep(0.02)
+        signal_until_gone(pid, sig)  # gone, not just a zombie: `start_again` reuses its port
         return pid
 
     def start_again(self, name: str) -> None:
         """Start a stopped component with the arguments it had (restart after a fault)."""
-        data = self._read_pid(name)
+        data = self._pid_file(name).read()
         if not data or not data.get("args"):
             raise ClusterError(f"no recorded arguments for {name}; run `up` again")
         if self._alive(name):
@@ -480,7 +367,7 @@ class ControlPlane:
         args = [str(a) for a in data["args"]]
         for arg in args:  # the old process's port may be a moment from free
             if arg.startswith("--secure-port="):
-                _wait_port_free(int(arg.split("=", 1)[1]))
+                wait_port_free(int(arg.split("=", 1)[1]))
         self._spawn(name, args)
 
     def info(self) -> dict[str, Any]:
@@ -508,30 +395,6 @@ class ControlPlane:
         cluster = config["clusters"][0]["cluster"]
         ca = self.pki / "apiserver.crt"
         return Rest(cluster["server"], read_token(self.pki), ca)
-
-
-def _wait_port_free(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                sock.bind(("127.0.0.1", port))
-                return
-            except OSError:
-                time.sleep(0.05)
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return False
-
-
-def _reap(pid: int) -> None:
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
 
 
 # Writes only, with who and what: enough to prove the dashboard never writes.

@@ -7,11 +7,13 @@ harness's own REST client. ServiceAccount tokens are signed with a fresh EC key.
 
 from __future__ import annotations
 
+import base64
 import datetime
 import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -100,3 +102,36 @@ def write_pki(folder: Path) -> Pki:
 
 def read_token(folder: Path) -> str:
     return (folder / "tokens.csv").read_text().split(",", 1)[0]
+
+
+def admin_kubeconfig(server: str, pki: Pki, ca: bytes, namespace: str) -> dict[str, Any]:
+    """A kubeconfig for the admin client certificate, as k3s's admin kubeconfig has."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [
+            {
+                "name": "gsb-lab",
+                "cluster": {
+                    "server": server,
+                    "certificate-authority-data": base64.b64encode(ca).decode(),
+                },
+            }
+        ],
+        "users": [
+            {
+                "name": "gsb-admin",
+                "user": {
+                    "client-certificate-data": base64.b64encode(pki.admin_cert).decode(),
+                    "client-key-data": base64.b64encode(pki.admin_key).decode(),
+                },
+            }
+        ],
+        "contexts": [
+            {
+                "name": "gsb-lab",
+                "context": {"cluster": "gsb-lab", "user": "gsb-admin", "namespace": namespace},
+            }
+        ],
+        "current-context": "gsb-lab",
+    }

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
-from gsb_tui.words import text
+from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:
     from gsb_tui.dra.cel import RequestPreview
@@ -138,7 +138,7 @@ def request_summary(preview: RequestPreview, lang: str = "en") -> str:
     if preview.class_missing:
         return text(lang, "class-missing", name=preview.class_name)
     if preview.error:
-        return preview.error.splitlines()[0]
+        return localize(preview.error, lang).splitlines()[0]
     parts = [text(lang, "class-admits", devices=_devices(lang, len(preview.class_admits)))]
     if preview.has_selectors:
         parts.append(text(lang, "selectors-admit", n=len(preview.selector_admits)))
@@ -221,7 +221,7 @@ def preview_lines(
     bad = preview.class_missing or bool(preview.error)
     wrapped(out, request_summary(preview, lang), indent, width, "red" if bad else "")
     if preview.hint:
-        wrapped(out, text(lang, "hint", hint=preview.hint), indent, width, "yellow")
+        wrapped(out, text(lang, "hint", hint=localize(preview.hint, lang)), indent, width, "yellow")
     pad = indent + " " * 14
     for group in outcome_groups(view, preview, held, lang):
         body = _names(group.devices, lang) + (f": {group.error}" if group.error else "")

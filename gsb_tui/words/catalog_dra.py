@@ -83,4 +83,45 @@ DRA: dict[str, tuple[str, str]] = {
         "uses {kind} {name}, which does not exist in {namespace}",
         "{namespace} 에 없는 {kind} {name} 을(를) 씁니다",
     ),
+    # ---------------------------------------------------------------- CEL: hints and limits
+    # (The API server's own messages are quoted in English, as kubectl shows them.)
+    "cel.hint.domain": (
+        "Attributes and capacities live under the driver's name (their domain), not directly"
+        " under device.attributes / device.capacity: write {fixed}",
+        "속성과 용량은 device.attributes / device.capacity 바로 아래가 아니라 드라이버 이름(도메인)"
+        " 아래에 있습니다: {fixed} 처럼 쓰세요",
+    ),
+    "cel.hint.quantity": (
+        "Quantities are compared with methods, e.g."
+        " device.capacity['{domain}'].memory.compareTo(quantity('4Gi')) >= 0",
+        "수량(Quantity)은 메서드로 비교합니다. 예:"
+        " device.capacity['{domain}'].memory.compareTo(quantity('4Gi')) >= 0",
+    ),
+    "cel.hint.fields": (
+        "device has driver, attributes, capacity and allowMultipleAllocations.",
+        "device 에는 driver, attributes, capacity, allowMultipleAllocations 가 있습니다.",
+    ),
+    "cel.hint.variable": (
+        "Selectors read the device through the variable device, e.g. device.driver.",
+        "선택식은 device 변수로 장치를 읽습니다. 예: device.driver",
+    ),
+    "cel.hint.bool": (
+        "A selector is a condition that is true or false for each device: compare the value,"
+        " e.g. `... == 7`.",
+        "선택식은 장치마다 참이나 거짓이 되는 조건입니다: 값을 비교하세요. 예: `... == 7`",
+    ),
+    "cel.cannot-evaluate": (
+        "gsb-tui cannot evaluate this selector: {detail}",
+        "gsb-tui 는 이 선택식을 계산할 수 없습니다: {detail}",
+    ),
+    "cel.cannot-read": (
+        "gsb-tui cannot read this selector ({detail} at offset {pos})",
+        "gsb-tui 는 이 선택식을 읽을 수 없습니다 ({pos}번째 글자: {detail})",
+    ),
+    "cel.unported": (
+        "gsb-tui cannot evaluate {names} (the API server accepts it); this selector is not"
+        " previewed",
+        "gsb-tui 는 {names} 을(를) 계산할 수 없습니다 (API 서버는 받아들임). 이 선택식은 미리"
+        " 보지 않습니다",
+    ),
 }

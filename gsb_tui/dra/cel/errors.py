@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from gsb_tui.dra.cel import check, syntax
+from gsb_tui.words import t
 
 
 class CelCompileError(ValueError):
@@ -92,21 +93,13 @@ def _hint(expression: str, checked: check.Checked, driver: str) -> tuple[str, st
                 continue
             fixed = fixed[: m.start()] + f"['{domain}'].{name}" + fixed[m.end() :]
         if fixed != expression:
-            return (
-                "Attributes and capacities live under the driver's name (their domain), "
-                f"not directly under device.attributes / device.capacity: write {fixed}",
-                fixed,
-            )
+            return t("cel.hint.domain", fixed=fixed), fixed
     messages = " ".join(e.message for e in checked.errors)
     if "kubernetes.Quantity" in messages and any(op in messages for op in ("'_<", "'_>")):
         domain = driver or "<driver name>"
-        return (
-            "Quantities are compared with methods, e.g. "
-            f"device.capacity['{domain}'].memory.compareTo(quantity('4Gi')) >= 0",
-            "",
-        )
+        return t("cel.hint.quantity", domain=domain), ""
     if "undefined field" in messages:
-        return ("device has driver, attributes, capacity and allowMultipleAllocations.", "")
+        return t("cel.hint.fields"), ""
     if re.search(r"undeclared reference to '(driver|attributes|capacity)'", messages):
-        return ("Selectors read the device through the variable device, e.g. device.driver.", "")
+        return t("cel.hint.variable"), ""
     return "", ""

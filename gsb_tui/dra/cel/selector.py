@@ -21,6 +21,7 @@ from gsb_tui.dra.cel.lexer import ParseError
 from gsb_tui.dra.cel.runtime import CelOutcome
 from gsb_tui.dra.cel.types import ANY, BOOL
 from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
+from gsb_tui.words import t
 
 # The dashboard previews selectors on its UI thread while the lab checks judge step 5 on a
 # worker thread; the compiled-selector and device-context caches are shared, so one thread at a
@@ -107,29 +108,24 @@ def _compile(expression: str, driver: str) -> Selector:
         detail = _SYNTAX_PREFIX.sub("", str(exc)).replace("\n| ", "\n | ")
         if "unsupported syntax" in detail:
             raise CelUnsupportedError(
-                f"gsb-tui cannot evaluate this selector: {detail}", expression=expression
+                t("cel.cannot-evaluate", detail=detail), expression=expression
             ) from None
         raise CelCompileError(f"compilation failed: {detail}", expression=expression) from None
     try:
         checked = check.check(syntax.parse(expression))
     except ParseError as exc:
         raise CelUnsupportedError(
-            f"gsb-tui cannot read this selector ({exc} at offset {exc.pos})", expression=expression
+            t("cel.cannot-read", detail=str(exc), pos=exc.pos), expression=expression
         ) from None
     if checked.errors:
         raise checker_error(expression, checked, driver)
     if checked.unsupported:
         names = ", ".join(f"{n}()" for n in sorted(set(checked.unsupported)))
-        raise CelUnsupportedError(
-            f"gsb-tui cannot evaluate {names} (the API server accepts it); "
-            "this selector is not previewed",
-            expression=expression,
-        )
+        raise CelUnsupportedError(t("cel.unported", names=names), expression=expression)
     if checked.output not in (BOOL, ANY):
         raise CelCompileError(
             f"must evaluate to bool or the unknown type, not {checked.output.go_string()}",
-            hint="A selector is a condition that is true or false for each device: "
-            "compare the value, e.g. `... == 7`.",
+            hint=t("cel.hint.bool"),
             expression=expression,
         )
     source = emit.emit(checked)
@@ -137,7 +133,7 @@ def _compile(expression: str, driver: str) -> Selector:
         program = lib.compile(source)
     except ValueError as exc:  # our printer produced something the library cannot read
         raise CelUnsupportedError(
-            f"gsb-tui cannot evaluate this selector: {exc}", expression=expression
+            t("cel.cannot-evaluate", detail=str(exc)), expression=expression
         ) from None
     needs = check.needs(checked)
     if emit.calls_python(source):

@@ -25,7 +25,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
 from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
-from gsb_tui.words import text
+from gsb_tui.words import localize, text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
 
@@ -115,12 +115,12 @@ def vocabulary_text(view: DraView, lang: str = "en") -> Text:
 def error_text(trial: Trial, lang: str = "en") -> Text:
     """The API server's rejection as it words it, then the hint and the fix, lined up."""
     out = Text()
-    out.append(trial.error + "\n", style="red")
+    out.append(localize(trial.error, lang) + "\n", style="red")
     hint, fix = text(lang, "sel.hint"), text(lang, "sel.fix")
     column = max(cell_len(hint), cell_len(fix)) + 1
     if trial.hint:
         out.append(hint + " " * (column - cell_len(hint)), style="bold yellow")
-        out.append(trial.hint + "\n")
+        out.append(localize(trial.hint, lang) + "\n")
     if trial.fix:
         out.append(fix + " " * (column - cell_len(fix)), style="bold green")
         out.append(trial.fix, style="bold cyan")
