@@ -385,7 +385,7 @@ class GsbApp(App[int]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(help_rows(self.all_bindings())))
+        self.push_screen(HelpScreen(help_rows(self.all_bindings(), self.lang)))
 
     @property
     def keymap(self) -> dict[str, str]:
@@ -396,7 +396,17 @@ class GsbApp(App[int]):
     @classmethod
     def binding_ids(cls) -> frozenset[str]:
         """The id of every gsb binding: the ids a user's keymap may name."""
-        classes: list[type[Any]] = [
+        return frozenset(
+            b.id
+            for c in cls.binding_classes()
+            for b in Binding.make_bindings(c.BINDINGS)
+            if b.id and b.id.startswith("gsb.")
+        )
+
+    @classmethod
+    def binding_classes(cls) -> tuple[type[Any], ...]:
+        """Every class whose BINDINGS hold gsb bindings."""
+        return (
             cls,
             DashboardScreen,
             DeviceGrid,
@@ -406,12 +416,6 @@ class GsbApp(App[int]):
             TextViewScreen,
             SelectorScreen,
             HelpScreen,
-        ]
-        return frozenset(
-            b.id
-            for c in classes
-            for b in Binding.make_bindings(c.BINDINGS)
-            if b.id and b.id.startswith("gsb.")
         )
 
     def all_bindings(self) -> list[tuple[str, Binding, str]]:
@@ -421,15 +425,19 @@ class GsbApp(App[int]):
         bindings of the focused chain (a remapped binding loses its default keys, and a key
         given to another binding is taken from the one that had it).
         """
-        nodes: list[tuple[Any, str]] = [(self, "anywhere"), (self.dashboard, "dashboard")]
+        lang = self.lang
+        nodes: list[tuple[Any, str]] = [
+            (self, text(lang, "help.anywhere")),
+            (self.dashboard, text(lang, "help.dashboard")),
+        ]
         for pane in self.dashboard.query(".pane"):
             nodes.append((pane, text(self.lang, getattr(pane, "title_key", "")) or str(pane.id)))
         nodes += [
             (ClaimTable, text(self.lang, "claims")),
-            (ClaimFilter, "claims filter"),
-            (TextViewScreen, "YAML / describe view"),
-            (SelectorScreen, "selector tool"),
-            (HelpScreen, "this help"),
+            (ClaimFilter, text(lang, "help.claims-filter")),
+            (TextViewScreen, text(lang, "help.view")),
+            (SelectorScreen, text(lang, "help.selector")),
+            (HelpScreen, text(lang, "help.this")),
         ]
         keymap = self.keymap
         out: list[tuple[str, Binding, str]] = []

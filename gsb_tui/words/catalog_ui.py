@@ -175,4 +175,15 @@ UI: dict[str, tuple[str, str]] = {
     "checklist.keys": ("e example  c copy", "e 예시  c 복사"),
     "no-example": ("no example for step {step}", "{step}단계에는 예시가 없습니다"),
     "example-title": ("step {step} example", "{step}단계 예시"),
+    # the header
+    "header.demo": ("demo replay", "데모 재생"),
+    "header.last-event": ("last event", "마지막 이벤트"),
+    "header.no-events": ("no events yet", "아직 이벤트 없음"),
+    "header.stopped": ("source stopped", "감시가 멈춤"),
+    "age.now": ("just now", "방금"),
+    "age.s": ("{n}s ago", "{n}초 전"),
+    "age.m": ("{n}m ago", "{n}분 전"),
+    "age.h": ("{n}h ago", "{n}시간 전"),
+    "last-known": ("{kind}: {phase} (last known)", "{kind}: {phase} (마지막으로 안 것)"),
+    "waiting-pod": ("{pod} (waiting)", "{pod} (기다리는 중)"),
 }

@@ -280,3 +280,24 @@ async def test_no_config_file_means_the_default_keys(step8: Snapshot) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+def test_every_binding_is_worded_in_the_catalog_as_it_is_in_english() -> None:
+    """The footer and `?` word bindings from the catalog: its English must be the binding's
+    own, and no gsb binding may be missing from it."""
+    from textual.binding import Binding
+
+    from gsb_tui.ui.footer import binding_words
+    from gsb_tui.words import CATALOG
+
+    checked: set[str] = set()
+    for cls in GsbApp.binding_classes():
+        for binding in Binding.make_bindings(cls.BINDINGS):
+            if not (binding.id or "").startswith("gsb."):
+                continue
+            assert f"key.{binding.id}" in CATALOG, binding.id
+            assert binding_words(binding, "en") == (binding.description, binding.tooltip)
+            korean = binding_words(binding, "ko")
+            assert korean[0] != binding.description or binding.description == ""
+            checked.add(binding.id or "")
+    assert checked == GsbApp.binding_ids()

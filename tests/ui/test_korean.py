@@ -7,6 +7,7 @@ the English words are checked against cel.py's and trial.py's own summaries.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from gsb_tui.dra.model import Claim, Pod
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
 from gsb_tui.ui import explain
+from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.describe import claim_details, describe_claim, describe_slice
 from gsb_tui.ui.explain import (
     claim_preview,
@@ -31,6 +33,7 @@ from gsb_tui.ui.explain import (
 from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.ui.trial import try_selector
+from gsb_tui.words import text
 from tests.recorded import RECORDING, snap, view
 from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import SnapshotSource
@@ -301,3 +304,73 @@ def test_device_groups_stay_inside_a_narrow_details_pane(lang: str) -> None:
         groups = [line for line in lines if line.lstrip().startswith(("✓", "✗"))]
         assert groups, f"{claim.name} has a device preview"
         assert max(cell_len(line) for line in groups) <= width, (claim.name, groups)
+
+
+def _english_sentences() -> dict[str, str]:
+    """Each English catalog text's fixed words (between placeholders) of three words or more,
+    for keys whose Korean differs (commands typed as they are stay the same in both)."""
+    import string
+
+    from gsb_tui.words import CATALOG
+
+    out: dict[str, str] = {}
+    for key, (en, ko) in CATALOG.items():
+        if en == ko:
+            continue
+        for literal, _, _, _ in string.Formatter().parse(en):
+            for fragment in re.split(r"[:;()\n]", literal):
+                words = fragment.strip(" .,·")
+                if len(re.findall(r"\b[A-Za-z]{2,}\b", words)) >= 3:
+                    out.setdefault(words, key)
+    return out
+
+
+def _screen_text(app: GsbApp) -> str:
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+async def test_korean_80x24_shows_no_english_sentence_from_the_catalog() -> None:
+    """Every pane in Korean (each tab of the 80x24 layout, a pending claim selected, its
+    describe view, the selector tool on a mistake, and the help): no sentence the catalog has
+    in English shows up in its English wording, and the footer's keys are Korean too."""
+    sentences = _english_sentences()
+    assert len(sentences) > 100  # the check has something to look for
+    app = make_app(SnapshotSource(snap("step-8")), "ko")
+    screens: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.view is not None and app.verdicts_view is app.view)
+        _, claim = _pending_pod(app.view)
+        for pane in ("grid", "claims", "slices", "checklist"):
+            app.dashboard.focus_pane(pane)
+            await pilot.pause()
+            screens.append(_screen_text(app))
+        await select_claim(pilot, app, claim.key)
+        await wait_for_preview(pilot, app)
+        app.dashboard.focus_pane("details")
+        await pilot.pause()
+        screens.append(_screen_text(app))
+        await pilot.press("d")  # describe, with events
+        await wait_until(pilot, lambda: isinstance(app.screen, TextViewScreen))
+        screens.append(_screen_text(app))
+        await pilot.press("escape")
+        await pilot.press("s")  # the selector tool, on the lab's common mistake 2
+        await wait_until(pilot, lambda: isinstance(app.screen, SelectorScreen))
+        expression = "device.attributes.index == 7"
+        await pilot.press(*expression)
+        tool = app.screen
+        assert isinstance(tool, SelectorScreen)
+        await wait_until(
+            pilot, lambda: tool.trial is not None and tool.trial.expression == expression
+        )
+        screens.append(_screen_text(app))
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        screens.append(_screen_text(app))
+    shown = "\n".join(screens)
+    assert "요청서" in shown  # Korean really is on screen
+    assert text("ko", "key.gsb.describe") in screens[0]  # the footer
+    assert text("ko", "help.anywhere") in screens[-1]  # the help, in Korean
+    english = {s: k for s, k in sentences.items() if s in shown}
+    assert english == {}, english

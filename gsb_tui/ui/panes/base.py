@@ -52,13 +52,13 @@ def failure_text(lang: str, info: SourceInfo, state: KindState) -> str:
     return text(lang, "error", message=state.message or state.phase)
 
 
-def stale_note(snapshot: Snapshot | None, kind: Kind) -> str:
+def stale_note(snapshot: Snapshot | None, kind: Kind, lang: str = "en") -> str:
     """A subtitle for a pane whose data may be out of date while its watch recovers."""
     if snapshot is None or not snapshot.objects.get(kind):
         return ""
     state = snapshot.state(kind)
     if state.phase in ("reconnecting", "error"):
-        return f"{kind.value}: {phase_text(state)} (last known)"
+        return text(lang, "last-known", kind=kind.value, phase=phase_text(state))
     return ""
 
 

@@ -27,14 +27,16 @@ SHORT_NAMES_BELOW = 90  # pane width under which rows drop the (single) namespac
 STATE_STYLE = {"pending": "yellow", "allocated": "cyan", "allocated,reserved": "green"}
 
 
-def claim_row(view: DraView, claim: Claim, show_pool: bool) -> tuple[str, str, str, str]:
+def claim_row(
+    view: DraView, claim: Claim, show_pool: bool, lang: str = "en"
+) -> tuple[str, str, str, str]:
     """The row as plain strings (the filter matches on these)."""
     devices = ", ".join(f"{d.pool}/{d.device}" if show_pool else d.device for d in claim.devices)
     consumers = [c.name for c in claim.reserved_for if c.resource == "pods"]
     if not consumers:
         # A pending claim has no reservedFor yet; name who is waiting for it.
         waiting = [p.name for p in view.pods_of_claim(claim)]
-        consumers = [f"{name} (waiting)" for name in waiting]
+        consumers = [text(lang, "waiting-pod", pod=name) for name in waiting]
     return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
 
 
@@ -100,7 +102,7 @@ class ClaimsPane(Pane):
         filter_box = self.query_one(ClaimFilter)
         if notice is None and not filter_box.value:
             filter_box.display = False
-        self.set_subtitle(stale_note(snap, Kind.CLAIMS))
+        self.set_subtitle(stale_note(snap, Kind.CLAIMS, self.lang))
         self._fill()
 
     def _show_strip(self, flags: WarningIndex) -> None:
@@ -159,7 +161,7 @@ class ClaimsPane(Pane):
         kept = self._rows_by_claim.get(claim.key)
         if kept is not None and kept[0] is claim and kept[1] == show_pool and claim.reserved_for:
             return kept[2]
-        row = claim_row(view, claim, show_pool)
+        row = claim_row(view, claim, show_pool, self.lang)
         self._rows_by_claim[claim.key] = (claim, show_pool, row)
         return row
 

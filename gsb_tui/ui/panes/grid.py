@@ -73,7 +73,9 @@ class DeviceGrid(Pane, can_focus=True):
             self.set_notice(notice or text(self.lang, "no-slices"))
         else:
             self.set_notice(None)
-        self.set_subtitle(stale_note(snap, Kind.SLICES) or stale_note(snap, Kind.CLAIMS))
+        self.set_subtitle(
+            stale_note(snap, Kind.SLICES, self.lang) or stale_note(snap, Kind.CLAIMS, self.lang)
+        )
         self._show_ledger(view)
         canvas = self.canvas
         changed: list[DeviceId] = []

@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, Kind, KindState, Snapshot
+from gsb_tui.words import text
 
 # Short names so seven kinds fit a line; the order is the one a learner meets them in.
 SHORT = {
@@ -38,14 +39,14 @@ def phase_text(state: KindState) -> str:
     return state.phase
 
 
-def age_text(seconds: float) -> str:
+def age_text(seconds: float, lang: str = "en") -> str:
     if seconds < 5:
-        return "just now"
+        return text(lang, "age.now")
     if seconds < 90:
-        return f"{int(seconds)}s ago"
+        return text(lang, "age.s", n=int(seconds))
     if seconds < 90 * 60:
-        return f"{int(seconds // 60)}m ago"
-    return f"{int(seconds // 3600)}h ago"
+        return text(lang, "age.m", n=int(seconds // 60))
+    return text(lang, "age.h", n=int(seconds // 3600))
 
 
 class StatusHeader(Widget):
@@ -60,10 +61,12 @@ class StatusHeader(Widget):
         info: SourceInfo,
         clock: Callable[[], float] = time.monotonic,
         *,
+        lang: str = "en",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.info = info
+        self.lang = lang
         self.clock = clock
         self.snapshot: Snapshot | None = None
         self.finished = False  # a replay that has played everything
@@ -98,7 +101,7 @@ class StatusHeader(Widget):
             line.append("  server ", style="dim")
             line.append(info.server)
         else:
-            line.append("demo replay ", style="bold magenta")
+            line.append(text(self.lang, "header.demo") + " ", style="bold magenta")
             line.append(info.server)
         line.append("  ns ", style="dim")
         line.append(info.namespace, style="bold")
@@ -119,12 +122,12 @@ class StatusHeader(Widget):
             full.append("  ")
         tail = Text(no_wrap=True)
         if snap is not None and snap.last_event_at is not None:
-            tail.append("last event ", style="dim")
-            tail.append(age_text(max(0.0, self.clock() - snap.last_event_at)))
+            tail.append(text(self.lang, "header.last-event") + " ", style="dim")
+            tail.append(age_text(max(0.0, self.clock() - snap.last_event_at), self.lang))
         else:
-            tail.append("no events yet", style="dim")
+            tail.append(text(self.lang, "header.no-events"), style="dim")
         if self.finished:
-            done = "replay finished" if not self.info.live else "source stopped"
+            done = text(self.lang, "replay-done" if not self.info.live else "header.stopped")
             tail.append(f"  ({done})", style="magenta")
         if full.cell_len + tail.cell_len + 1 <= width:
             line.append_text(full)

@@ -196,7 +196,7 @@ class SlicesPane(Pane):
         if notice is None and not view.slices:
             notice = text(self.lang, "no-slices")
         self.set_notice(notice)
-        self.set_subtitle(stale_note(snap, Kind.SLICES))
+        self.set_subtitle(stale_note(snap, Kind.SLICES, self.lang))
         self._render_slices()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static, Tab, Tabs
+from textual.widgets import Static, Tab, Tabs
 
 from gsb_tui.dra.model import Claim, DeviceId, Slice
 from gsb_tui.dra.view import DraView
@@ -28,6 +28,7 @@ from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, Kind
 from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
 from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
+from gsb_tui.ui.footer import LocalFooter
 from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
 from gsb_tui.ui.panes.base import failure_text
 from gsb_tui.ui.panes.checklist import ChecklistPane
@@ -110,7 +111,7 @@ class DashboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         info, lang = self.info, self.lang
-        yield StatusHeader(info, id="header")
+        yield StatusHeader(info, lang=self.lang, id="header")
         yield Static("", id="banner")
         yield Tabs(
             *(Tab(text(lang, f"tab.{group}"), id=f"tab-{group}") for group in GROUPS),
@@ -125,7 +126,7 @@ class DashboardScreen(Screen[None]):
                 with Horizontal(id="lower", classes="row"):
                     yield DetailsPane(info, lang, id="details")
                     yield ChecklistPane(info, lang, id="checklist")
-        yield Footer()
+        yield LocalFooter()
 
     def on_mount(self) -> None:
         self.query_one("#banner", Static).display = False

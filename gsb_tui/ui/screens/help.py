@@ -15,6 +15,9 @@ from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from gsb_tui.ui.footer import binding_words
+from gsb_tui.words import text
+
 HelpRow = tuple[str, str, str, str, str]  # key, description, tooltip, binding id, where
 WIDE = 120  # columns from which the binding ids get a column of their own
 
@@ -27,7 +30,7 @@ def key_label(key: str) -> str:
     return key
 
 
-def help_rows(bindings: Iterable[tuple[str, Binding, str]]) -> list[HelpRow]:
+def help_rows(bindings: Iterable[tuple[str, Binding, str]], lang: str = "en") -> list[HelpRow]:
     """One row per binding that has an id (ours), in the order given, keys merged by id."""
     rows: dict[str, HelpRow] = {}
     for key, binding, where in bindings:
@@ -39,7 +42,8 @@ def help_rows(bindings: Iterable[tuple[str, Binding, str]]) -> list[HelpRow]:
             if shown not in old[0].split(" / "):
                 rows[binding.id] = (f"{old[0]} / {shown}", *old[1:])
             continue
-        rows[binding.id] = (shown, binding.description, binding.tooltip, binding.id, where)
+        description, tooltip = binding_words(binding, lang)
+        rows[binding.id] = (shown, description, tooltip, binding.id, where)
     return list(rows.values())
 
 
@@ -56,9 +60,11 @@ class HelpScreen(ModalScreen[None]):
         table = Table(box=None, show_edge=False, header_style="bold")
         # The ids are what config.toml's [keymap] names; narrower, under WHERE (no room left).
         wide = self.app.size.width >= WIDE
-        table.add_column("KEY", style="bold cyan", no_wrap=True)
-        table.add_column("WHERE" if wide else "WHERE / ID", style="dim", no_wrap=True)
-        table.add_column("WHAT")
+        lang = getattr(self.app, "lang", "en")
+        table.add_column(text(lang, "help.key"), style="bold cyan", no_wrap=True)
+        where_head = text(lang, "help.where" if wide else "help.where-id")
+        table.add_column(where_head, style="dim", no_wrap=True)
+        table.add_column(text(lang, "help.what"))
         table.add_column("", style="dim")
         if wide:
             table.add_column("ID", style="dim", no_wrap=True)
@@ -68,8 +74,8 @@ class HelpScreen(ModalScreen[None]):
             else:
                 table.add_row(key, f"{where}\n{binding_id}", description, tooltip)
         with Vertical(id="help") as frame:
-            frame.border_title = "keys"
-            frame.border_subtitle = "Esc close · ctrl+p command palette"
+            frame.border_title = text(lang, "help.title")
+            frame.border_subtitle = text(lang, "help.footer")
             with VerticalScroll():
                 yield Static(table, id="help-table")
 

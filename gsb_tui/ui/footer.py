@@ -1,0 +1,43 @@
+"""Bindings in the user's language: the footer and `?` word each gsb binding from the catalog
+(`key.<id>`, `key.<id>.tip`); the bindings themselves keep their English, which a test keeps
+equal to the catalog's."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from gsb_tui.words import CATALOG, text
+
+
+def binding_words(binding: Binding, lang: str) -> tuple[str, str]:
+    """(description, tooltip) of a binding in `lang`; a binding the catalog does not know (not
+    ours) keeps its own words."""
+    key = f"key.{binding.id}"
+    if not binding.id or key not in CATALOG:
+        return binding.description, binding.tooltip
+    tip = text(lang, f"{key}.tip") if f"{key}.tip" in CATALOG else ""
+    return text(lang, key), tip
+
+
+def _by_description(lang: str) -> dict[str, str]:
+    """English description -> the same in `lang`, for the footer, whose keys carry only the
+    description and the action."""
+    out: dict[str, str] = {}
+    for key, (en, _) in CATALOG.items():
+        if key.startswith("key.gsb.") and not key.endswith(".tip"):
+            out.setdefault(en, text(lang, key))
+    return out
+
+
+class LocalFooter(Footer):
+    """Textual's footer with the descriptions in the app's language."""
+
+    def compose(self) -> ComposeResult:
+        words = _by_description(getattr(self.app, "lang", "en"))
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.description in words:
+                widget.description = words[widget.description]
+            yield widget
