@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "cluster":
             from gsb_tui.cluster import cli as cluster_cli
 
-            return cluster_cli.run(args)
+            return cluster_cli.run(args, lang)
         if args.command == "check":
             from gsb_tui.check_cli import run_check
 

@@ -7,7 +7,8 @@ mapping a binding id (`?` lists them) to the keys that run it, in Textual's synt
 
 Pure (no Textual) and bounded: only a regular file of at most 64 KiB is read, and opening never
 blocks (a FIFO in its place is refused before it is opened). Nothing here raises: each thing
-wrong becomes one line in `problems`, that entry keeps its default, and the valid ones apply.
+wrong becomes one line in `problems` (a bilingual `Text` from the words catalog, `config.*`),
+that entry keeps its default, and the valid ones apply.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gsb_tui.words import EMPTY, Text, t
+
 CONFIG_LIMIT = 64 * 1024  # bytes; a keymap is a few hundred
 EXAMPLE = '"q,ctrl+q"'
 # A key is one character ("?", "Y") or Textual's name for it, with modifiers ("ctrl+shift+f1").
@@ -32,7 +35,7 @@ class UserConfig:
     """What the file asked for that is valid, and one line for each thing that was not."""
 
     keymap: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Text] = field(default_factory=list)
 
 
 def config_path() -> Path:
@@ -49,46 +52,46 @@ def load_config(path: Path | None = None, known_ids: Collection[str] | None = No
     """
     path = config_path() if path is None else path
     data = _read_bounded(path)
-    if isinstance(data, str):
-        return UserConfig(problems=[f"{path}: {data}; using the default keys"])
+    if isinstance(data, Text):
+        return UserConfig(problems=[t("config.file", path=path, problem=data)])
     if data is None:
         return UserConfig()
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        detail = f"not UTF-8 text (byte {exc.start})"
-        return UserConfig(problems=[f"{path}: {detail}; using the default keys"])
+        detail = t("config.file.not-utf8", byte=exc.start)
     except tomllib.TOMLDecodeError as exc:
-        detail = f"not valid TOML ({_one_line(str(exc))})"
-        return UserConfig(problems=[f"{path}: {detail}; using the default keys"])
+        detail = t("config.file.not-toml", error=_one_line(str(exc)))
     except RecursionError:
-        return UserConfig(problems=[f"{path}: nested too deeply; using the default keys"])
-    return _validate(path, document, known_ids)
+        detail = t("config.file.too-deep")
+    else:
+        return _validate(path, document, known_ids)
+    return UserConfig(problems=[t("config.file", path=path, problem=detail)])
 
 
-def _read_bounded(path: Path) -> bytes | str | None:
-    """The file's bytes; None when there is no file; a str saying why it cannot be used."""
+def _read_bounded(path: Path) -> bytes | Text | None:
+    """The file's bytes; None when there is no file; a Text saying why it cannot be used."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"cannot read it ({exc.strerror or type(exc).__name__})"
+        return _cannot_read(exc)
     if not stat.S_ISREG(info.st_mode):
-        return f"is {_file_kind(info.st_mode)}, not a regular file"
+        return t("config.file.not-regular", kind=_file_kind(info.st_mode))
     if info.st_size > CONFIG_LIMIT:
-        return f"is {info.st_size} bytes, over the {CONFIG_LIMIT // 1024} KiB limit"
+        return t("config.file.too-big", size=info.st_size, limit=CONFIG_LIMIT // 1024)
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
         return None  # removed since the stat
     except OSError as exc:
-        return f"cannot read it ({exc.strerror or type(exc).__name__})"
+        return _cannot_read(exc)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # replaced since the stat
-            return f"is {_file_kind(info.st_mode)}, not a regular file"
+            return t("config.file.not-regular", kind=_file_kind(info.st_mode))
         chunks: list[bytes] = []
         size = 0
         while size <= CONFIG_LIMIT:
@@ -98,12 +101,16 @@ def _read_bounded(path: Path) -> bytes | str | None:
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        return f"cannot read it ({exc.strerror or type(exc).__name__})"
+        return _cannot_read(exc)
     finally:
         os.close(fd)
     if size > CONFIG_LIMIT:  # grew since the stat
-        return f"is over the {CONFIG_LIMIT // 1024} KiB limit"
+        return t("config.file.over-limit", limit=CONFIG_LIMIT // 1024)
     return b"".join(chunks)
+
+
+def _cannot_read(exc: OSError) -> Text:
+    return t("config.file.cannot-read", error=exc.strerror or type(exc).__name__)
 
 
 def _validate(
@@ -112,77 +119,75 @@ def _validate(
     config = UserConfig()
     for name in document:
         if name != "keymap":
-            config.problems.append(
-                f"{path}: unknown setting {_shown(name)} (only [keymap] is read); ignored"
-            )
+            config.problems.append(t("config.unknown-setting", path=path, name=_shown(name)))
     table = document.get("keymap")
     if table is None:
         return config
     if not isinstance(table, dict):
-        config.problems.append(
-            f"{path}: keymap must be a table ([keymap]), not {_toml_type(table)}; "
-            "using the default keys"
-        )
+        config.problems.append(t("config.keymap-not-table", path=path, type=_toml_type(table)))
         return config
     for binding_id, value in table.items():
-        where = f"{path}: [keymap] {_shown(binding_id)}"
+        shown = _shown(binding_id)
         if known_ids is not None and binding_id not in known_ids:
-            config.problems.append(
-                f"{where} is not a binding id (? lists them); ignored, the default keys stay"
-            )
+            config.problems.append(t("config.not-a-binding", path=path, id=shown))
         elif not isinstance(value, str):
             config.problems.append(
-                f"{where} must be a string of keys like {EXAMPLE}, not {_toml_type(value)}; "
-                "using its default key"
+                t(
+                    "config.not-a-string",
+                    path=path,
+                    id=shown,
+                    example=EXAMPLE,
+                    type=_toml_type(value),
+                )
             )
         elif problem := _key_problem(value):
-            config.problems.append(f"{where} {problem}; using its default key")
+            config.problems.append(t("config.bad-keys", path=path, id=shown, problem=problem))
         else:
             config.keymap[binding_id] = ",".join(part.strip() for part in value.split(","))
     return config
 
 
-def _key_problem(keys: str) -> str:
-    """Why a key string cannot be used ("" when it can)."""
+def _key_problem(keys: str) -> Text:
+    """Why a key string cannot be used (EMPTY, which is false, when it can)."""
     if not keys.strip():
-        return "is empty"
+        return t("config.keys.empty")
     for part in (p.strip() for p in keys.split(",")):
         if not part:
-            return f"has an empty key in {_shown(keys)} (keys are separated by commas)"
+            return t("config.keys.empty-key", keys=_shown(keys))
         if len(part) == 1:
             if not part.isprintable():
-                return f"has an unprintable key {_shown(part)}"
+                return t("config.keys.unprintable", key=_shown(part))
         elif not _KEY_NAME.fullmatch(part):
-            return f"has {_shown(part)}, not a key (write keys like {EXAMPLE})"
-    return ""
+            return t("config.keys.not-a-key", key=_shown(part), example=EXAMPLE)
+    return EMPTY
 
 
-def _file_kind(mode: int) -> str:
+def _file_kind(mode: int) -> Text:
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return t("config.kind.directory")
     if stat.S_ISFIFO(mode):
-        return "a FIFO"
+        return t("config.kind.fifo")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return t("config.kind.socket")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
+        return t("config.kind.device")
+    return t("config.kind.special")
 
 
-def _toml_type(value: object) -> str:
+def _toml_type(value: object) -> Text:
     if isinstance(value, bool):
-        return "a boolean"
+        return t("config.type.boolean")
     if isinstance(value, int):
-        return "an integer"
+        return t("config.type.integer")
     if isinstance(value, float):
-        return "a number"
+        return t("config.type.number")
     if isinstance(value, list):
-        return "an array"
+        return t("config.type.array")
     if isinstance(value, dict):
-        return "a table"
+        return t("config.type.table")
     if isinstance(value, str):
-        return "a string"
-    return "a date/time"
+        return t("config.type.string")
+    return t("config.type.datetime")
 
 
 def _shown(value: str, limit: int = 60) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gsb_tui.words import t
+
 K8S_VERSION = "v1.36.3"
 ETCD_VERSION = "v3.6.8"
 KWOK_VERSION = "v0.8.0"
@@ -138,11 +140,7 @@ def ensure_binaries(log: Log = print) -> Binaries:
             )
         )
         started = time.monotonic()
-        log(
-            f"building kube-apiserver, kube-scheduler, kube-controller-manager {K8S_VERSION} "
-            "(first time only; about 5 min on 2 cores, 2.3 GB of memory; "
-            f"log: {logs / 'build-k8s.log'})"
-        )
+        log(t("cluster.building-k8s", version=K8S_VERSION, log=logs / "build-k8s.log"))
         _run_step(
             "build k8s",
             [go, "build", "-trimpath", "-ldflags", ldflags, "-o", str(tmp) + "/", *K8S_PACKAGES],
@@ -150,7 +148,7 @@ def ensure_binaries(log: Log = print) -> Binaries:
             _build_env(),
             logs / "build-k8s.log",
         )
-        log(f"building etcd {ETCD_VERSION} (log: {logs / 'build-etcd.log'})")
+        log(t("cluster.building-etcd", version=ETCD_VERSION, log=logs / "build-etcd.log"))
         _run_step(
             "build etcd",
             [go, "build", "-trimpath", "-o", str(tmp / "etcd"), "go.etcd.io/etcd/server/v3"],
@@ -160,11 +158,12 @@ def ensure_binaries(log: Log = print) -> Binaries:
         )
         shutil.rmtree(k8s_dir, ignore_errors=True)
         tmp.rename(k8s_dir)
-        log(f"control plane built in {time.monotonic() - started:.0f} s -> {k8s_dir}")
+        seconds = f"{time.monotonic() - started:.0f}"
+        log(t("cluster.built", seconds=seconds, dir=k8s_dir))
     kwok = kwok_dir / "bin" / "kwok"
     stages = tuple(kwok_dir / "stages" / Path(s).name for s in KWOK_STAGES)
     if not kwok.is_file() or not all(s.is_file() for s in stages):
-        log(f"building kwok {KWOK_VERSION} (first time only; log: {logs / 'build-kwok.log'})")
+        log(t("cluster.building-kwok", version=KWOK_VERSION, log=logs / "build-kwok.log"))
         env = _build_env()
         env["GOBIN"] = str(kwok_dir / "bin")
         # Outside any module, so kwok's own go.mod decides its dependencies.

@@ -1,15 +1,25 @@
-"""`gsb-tui cluster up|down|env|status`."""
+"""`gsb-tui cluster up|down|env|status|build|record-lab`.
+
+What a person reads is worded from the catalog (`cluster.*`) in the language gsb_tui.cli chose;
+what a script reads (`export KUBECONFIG=...`, paths, --json) is the same in every language.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
+from gsb_tui.cluster import profile_cli
 from gsb_tui.cluster.build import BuildError
 from gsb_tui.cluster.control_plane import ClusterError, ControlPlane, Settings
 from gsb_tui.cluster.rest import RestError
+from gsb_tui.words import localize, text
+
+STATUS_COLUMN = 24  # the width of the first column of `status`, in terminal cells
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,9 +40,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     up.add_argument("--nodes", type=int, default=1, help="fake nodes (default 1)")
     up.add_argument("--devices", type=int, default=8, help="devices per node (default 8)")
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
+    profile_cli.add_up_args(up)
     csub.add_parser("build", help="build (or reuse) the control-plane binaries and print where")
     csub.add_parser("down", help="stop exactly the processes `up` started")
     csub.add_parser("env", help="print `export KUBECONFIG=...` for this cluster")
+    profile_cli.add_driver_parser(csub)
     rec = csub.add_parser(
         "record-lab",
         help="start a temporary cluster, perform the lab with kubectl, record the watch stream",
@@ -42,32 +54,51 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     st.add_argument("--json", action="store_true")
 
 
-def run(args: argparse.Namespace) -> int:
+def _progress(tag: str, lang: str) -> Callable[[str], None]:
+    """A log for the cluster's progress lines: on stderr, in `lang` when they are catalog Texts."""
+
+    def log(message: str) -> None:
+        print(f"[{tag}] {localize(message, lang)}", file=sys.stderr, flush=True)
+
+    return log
+
+
+def _cells(value: str) -> int:
+    """Terminal cells `value` takes (Hangul and other wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in value)
+
+
+def _row(label: str, value: str) -> str:
+    """One `status` line: the label padded to STATUS_COLUMN cells, a space, the value."""
+    return f"{label}{' ' * max(0, STATUS_COLUMN - _cells(label))} {value}"
+
+
+def run(args: argparse.Namespace, lang: str) -> int:
     cp = ControlPlane(args.dir)
+    log = _progress("cluster", lang)
     try:
         if args.cluster_cmd == "up":
             if args.nodes < 1 or args.devices < 1 or args.devices > 128:
-                print(
-                    "--nodes must be >= 1 and --devices 1..128 (one slice holds at most 128)",
-                    file=sys.stderr,
-                )
+                print(text(lang, "cluster.bad-sizes"), file=sys.stderr)
+                return 2
+            try:
+                chosen = profile_cli.settings_from(args)
+            except ValueError as exc:  # profiles.ProfileError: says what is accepted
+                print(f"gsb-tui cluster up: {exc}", file=sys.stderr)
                 return 2
             info = cp.up(
-                Settings(nodes=args.nodes, devices=args.devices, node_prefix=args.node_name),
-                log=lambda m: print(f"[cluster] {m}", file=sys.stderr, flush=True),
+                Settings(
+                    nodes=args.nodes, devices=args.devices, node_prefix=args.node_name, **chosen
+                ),
+                log=log,
             )
             print(f"export KUBECONFIG={info['kubeconfig']}")
-            print(
-                "# then: kubectl get resourceslices,deviceclasses; "
-                f"gsb-tui --kubeconfig {info['kubeconfig']}",
-            )
+            print(text(lang, "cluster.then", kubeconfig=info["kubeconfig"]))
             return 0
         if args.cluster_cmd == "build":
             from gsb_tui.cluster.build import ensure_binaries
 
-            bins = ensure_binaries(
-                log=lambda m: print(f"[cluster] {m}", file=sys.stderr, flush=True)
-            )
+            bins = ensure_binaries(log=log)
             print(bins.apiserver.parent)
             print(bins.kwok.parent)
             return 0
@@ -75,20 +106,19 @@ def run(args: argparse.Namespace) -> int:
             from gsb_tui.cluster.lab_run import LabRunError, record_lab
 
             try:
-                record_lab(args.out, log=lambda m: print(f"[record] {m}", file=sys.stderr))
+                record_lab(args.out, log=_progress("record", lang))
             except LabRunError as exc:
                 print(f"gsb-tui cluster record-lab: {exc}", file=sys.stderr)
                 return 1
             return 0
+        if args.cluster_cmd == "binding-driver":
+            return profile_cli.run_binding_driver(args)
         if args.cluster_cmd == "down":
-            cp.down(log=lambda m: print(f"[cluster] {m}", file=sys.stderr))
+            cp.down(log=log)
             return 0
         if args.cluster_cmd == "env":
             if not cp.kubeconfig.is_file():
-                print(
-                    f"no practice cluster in {cp.dir}: run `gsb-tui cluster up` first",
-                    file=sys.stderr,
-                )
+                print(text(lang, "cluster.no-cluster", dir=cp.dir), file=sys.stderr)
                 return 1
             print(f"export KUBECONFIG={cp.kubeconfig}")
             return 0
@@ -97,21 +127,24 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(status, indent=2))
         else:
             for name, pid in status["components"].items():
-                print(f"{name:24} {f'running (pid {pid})' if pid else 'stopped'}")
-            print(f"{'api server':24} {'ready' if status['api_ready'] else 'not ready'}")
+                state = (
+                    text(lang, "cluster.status.running", pid=pid)
+                    if pid
+                    else text(lang, "cluster.status.stopped")
+                )
+                print(_row(name, state))
+            ready = "cluster.status.ready" if status["api_ready"] else "cluster.status.not-ready"
+            print(_row(text(lang, "cluster.status.api-server"), text(lang, ready)))
             if status.get("server"):
-                print(f"{'server':24} {status['server']}")
-                print(f"{'kubeconfig':24} {status['kubeconfig']}")
+                print(_row(text(lang, "cluster.status.server"), status["server"]))
+                print(_row("kubeconfig", status["kubeconfig"]))
         return 0 if status["api_ready"] else 1
     except (BuildError, ClusterError) as exc:
         print(f"gsb-tui cluster: {exc}", file=sys.stderr)
         return 1
     except RestError as exc:
-        print(f"gsb-tui cluster: the API server refused a request: {exc}", file=sys.stderr)
+        print(f"gsb-tui cluster: {text(lang, 'cluster.refused', error=exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(
-            "gsb-tui cluster: interrupted; run `gsb-tui cluster down` to stop what started",
-            file=sys.stderr,
-        )
+        print(f"gsb-tui cluster: {text(lang, 'cluster.interrupted')}", file=sys.stderr)
         return 130

@@ -1,3 +1,4 @@
+# Over 400 lines: the cluster's whole recipe in one place (process handling is in process.py).
 """Start and stop a real Kubernetes control plane on loopback for the DRA lab.
 
 etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok run as separate
@@ -14,13 +15,14 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gsb_tui.cluster import seed
+from gsb_tui.cluster import profiles, seed, seed_profiles
 from gsb_tui.cluster.build import Binaries, ensure_binaries
 from gsb_tui.cluster.pki import Pki, admin_kubeconfig, read_token, write_pki
 from gsb_tui.cluster.process import (
@@ -34,8 +36,9 @@ from gsb_tui.cluster.process import (
     wait_start_ticks,
 )
 from gsb_tui.cluster.rest import Rest, RestError
+from gsb_tui.words import t
 
-Log = Callable[[str], None]
+Log = Callable[[str], None]  # given catalog Texts (cluster.*): the caller picks the language
 # Stop order; start order is the reverse.
 COMPONENTS = ("kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd")
 CONTROLLERS = (
@@ -44,6 +47,8 @@ CONTROLLERS = (
     "garbage-collector-controller",
     "namespace-controller",
 )
+# Started by some profiles only (profiles.Profile.components); stopped before the rest.
+OPTIONAL = ("binding-driver",)
 
 
 class ClusterError(RuntimeError):
@@ -61,6 +66,10 @@ class Settings:
     devices: int = 8
     node_prefix: str = "lab-node"
     audit: bool = True
+    profiles: tuple[str, ...] = profiles.DEFAULT  # see profiles.py; ("lab",) is the lab
+    partitions: int = 2  # per GPU, `partitions` profile
+    binding_delay: float = 2.0  # seconds before the practice driver answers, `binding`
+    binding_fail: bool = False  # the practice driver sets the failure condition instead
 
 
 @dataclass
@@ -92,7 +101,8 @@ class ControlPlane:
         return self._pid_file(name).alive()
 
     def running(self) -> dict[str, int | None]:
-        return {name: self._alive(name) for name in COMPONENTS}
+        names = [n for n in OPTIONAL if self._pid_file(n).exists()] + list(COMPONENTS)
+        return {name: self._alive(name) for name in names}
 
     # ---- start -----------------------------------------------------------------------------
 
@@ -140,12 +150,20 @@ class ControlPlane:
     def up(self, settings: Settings | None = None, log: Log = print) -> dict[str, Any]:
         """Start every component, seed the lab objects; returns what cluster.json records."""
         settings = settings or Settings()
+        settings = replace(settings, profiles=profiles.normalize(settings.profiles))
         live = {n: p for n, p in self.running().items() if p}
-        if live and len(live) == len(COMPONENTS):
-            log(f"already running ({self.dir}); nothing to do")
+        if all(live.get(n) for n in COMPONENTS):
+            had = tuple(self.info().get("profiles") or profiles.DEFAULT)
+            if had != settings.profiles:
+                raise ClusterError(
+                    f"a cluster with profile(s) {','.join(had)} is running in {self.dir}; "
+                    "run `gsb-tui cluster down` first to start one with "
+                    f"{','.join(settings.profiles)}"
+                )
+            log(t("cluster.already-running", dir=self.dir))
             return self.info()
         if live:
-            log(f"stopping a partial cluster left from before: {', '.join(live)}")
+            log(t("cluster.stopping-partial", names=", ".join(live)))
             self.down(log=lambda _m: None)
         self._clear_stale(log)
         bins = ensure_binaries(log)
@@ -175,12 +193,16 @@ class ControlPlane:
             "ports": ports,
             "nodes": seed.node_names(settings.node_prefix, settings.nodes),
             "devices_per_node": settings.devices,
+            "profiles": list(settings.profiles),
+            "feature_gates": profiles.feature_gates(settings.profiles),
+            "runtime_config": profiles.runtime_config(settings.profiles),
+            "controllers": [*CONTROLLERS, *profiles.controllers(settings.profiles)],
             "audit_log": str(self.log_dir / "audit.log") if settings.audit else "",
             "timings_s": timings.phases,
             "started_at": time.time(),
         }
         self.info_file.write_text(json.dumps(info, indent=2))
-        log(f"ready in {timings.phases['total']:.1f} s: {info['server']}")
+        log(t("cluster.ready", seconds=f"{timings.phases['total']:.1f}", server=info["server"]))
         return info
 
     def _start_all(
@@ -196,7 +218,7 @@ class ControlPlane:
         t0 = time.monotonic()
         etcd_url = f"http://127.0.0.1:{ports['etcd']}"
         peer_url = f"http://127.0.0.1:{ports['etcd_peer']}"
-        log(f"starting etcd on {etcd_url}")
+        log(t("cluster.starting", component="etcd", url=etcd_url))
         procs["etcd"] = self._spawn(
             "etcd",
             [
@@ -217,7 +239,7 @@ class ControlPlane:
         timings.add("etcd", t0)
 
         server = f"https://127.0.0.1:{ports['apiserver']}"
-        log(f"starting kube-apiserver on {server}")
+        log(t("cluster.starting", component="kube-apiserver", url=server))
         args = [
             str(bins.apiserver),
             f"--etcd-servers={etcd_url}",
@@ -233,6 +255,7 @@ class ControlPlane:
             "--service-cluster-ip-range=10.96.0.0/16",
             # Nobody runs the node lifecycle controller, which would lift the not-ready taint.
             "--disable-admission-plugins=TaintNodesByCondition",
+            *profiles.apiserver_flags(settings.profiles),
         ]
         if settings.audit:
             args += [
@@ -250,7 +273,8 @@ class ControlPlane:
         timings.add("apiserver_ready", t0)
 
         kc = f"--kubeconfig={self.kubeconfig}"
-        log("starting kube-controller-manager, kube-scheduler, kwok")
+        controllers = [*CONTROLLERS, *profiles.controllers(settings.profiles)]
+        log(t("cluster.starting-rest"))
         procs["kube-controller-manager"] = self._spawn(
             "kube-controller-manager",
             [
@@ -258,12 +282,19 @@ class ControlPlane:
                 kc,
                 "--leader-elect=false",
                 "--secure-port=0",
-                f"--controllers={','.join(CONTROLLERS)}",
+                f"--controllers={','.join(controllers)}",
+                *profiles.gate_flags(settings.profiles),
             ],
         )
         procs["kube-scheduler"] = self._spawn(
             "kube-scheduler",
-            [str(bins.scheduler), kc, "--leader-elect=false", "--secure-port=0"],
+            [
+                str(bins.scheduler),
+                kc,
+                "--leader-elect=false",
+                "--secure-port=0",
+                *profiles.gate_flags(settings.profiles),
+            ],
         )
         key, value = seed.KWOK_ANNOTATION
         kwok_args = [
@@ -278,10 +309,22 @@ class ControlPlane:
         procs["kwok"] = self._spawn("kwok", kwok_args)
 
         log(
-            f"seeding: {settings.nodes} node(s) x {settings.devices} devices of {seed.DRIVER}, "
-            f"namespace {seed.LAB_NAMESPACE}"
+            t(
+                "cluster.seeding",
+                nodes=settings.nodes,
+                devices=settings.devices,
+                driver=seed.DRIVER,
+                namespace=seed.LAB_NAMESPACE,
+            )
         )
         self._seed(rest, settings, procs)
+        if "binding-driver" in profiles.components(settings.profiles):
+            log(f"starting the practice binding driver (log: {self._log('binding-driver')})")
+            driver = [sys.executable, "-m", "gsb_tui.cli", "cluster", "--dir", str(self.dir)]
+            driver += ["binding-driver", f"--delay={settings.binding_delay:g}"]
+            procs["binding-driver"] = self._spawn(
+                "binding-driver", driver + (["--fail"] if settings.binding_fail else [])
+            )
         timings.add("seeded", t0)
 
     def _seed(
@@ -290,17 +333,22 @@ class ControlPlane:
         rest.ensure("/api/v1/namespaces", seed.namespace())
         rest.ensure("/apis/resource.k8s.io/v1/deviceclasses", seed.device_class())
         names = seed.node_names(settings.node_prefix, settings.nodes)
+        uids: dict[str, str] = {}
         for name in names:
             created = rest.ensure("/api/v1/nodes", seed.node(name))
-            uid = created["metadata"]["uid"]
+            uid = uids[name] = created["metadata"]["uid"]
             existing = rest.get(
                 f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={name}"
             )
-            if not existing.get("items"):
+            if "lab" in settings.profiles and not existing.get("items"):
                 rest.create(
                     "/apis/resource.k8s.io/v1/resourceslices",
                     seed.resource_slice(name, uid, settings.devices),
                 )
+        for path, obj in seed_profiles.objects(
+            settings.profiles, uids, settings.devices, settings.partitions
+        ):
+            rest.create(path, obj)
 
         def nodes_ready() -> bool:
             items = rest.get("/api/v1/nodes").get("items", [])
@@ -325,27 +373,27 @@ class ControlPlane:
     # ---- stop / status ---------------------------------------------------------------------
 
     def _clear_stale(self, log: Log) -> None:
-        for name in COMPONENTS:
+        for name in (*OPTIONAL, *COMPONENTS):
             if self._pid_file(name).exists() and not self._alive(name):
                 self._pid_file(name).remove()
-                log(f"removed a stale pid file for {name} (its process is gone)")
+                log(t("cluster.stale-pid", name=name))
 
     def down(self, log: Log = print) -> int:
         """Stop what `up` started; returns how many processes were stopped."""
         stopped = 0
         if not self.run_dir.is_dir() or not any(self.run_dir.glob("*.pid")):
-            log(f"nothing is running (no pid files in {self.run_dir})")
+            log(t("cluster.nothing-running", dir=self.run_dir))
             return 0
-        for name in COMPONENTS:
+        for name in (*OPTIONAL, *COMPONENTS):
             pid = self._alive(name)
             if pid is None:
                 if self._pid_file(name).exists():
-                    log(f"{name}: not running (stale pid file removed)")
+                    log(t("cluster.not-running", name=name))
                 self._pid_file(name).remove()
                 continue
             terminate(pid)
             self._pid_file(name).remove()
-            log(f"stopped {name} (pid {pid})")
+            log(t("cluster.stopped", name=name, pid=pid))
             stopped += 1
         return stopped
 

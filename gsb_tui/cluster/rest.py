@@ -11,6 +11,7 @@ import json
 import ssl
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,26 @@ class Rest:
             if exc.status != 409:
                 raise
             return self.get(f"{path}/{body['metadata']['name']}")
+
+    def watch(
+        self, path: str, resource_version: str, timeout_s: int = 60
+    ) -> Iterator[dict[str, Any]]:
+        """The events of one watch of a collection from `resource_version`, until the server
+        ends it (after about `timeout_s`); 410 Gone means: list again."""
+        sep = "&" if "?" in path else "?"
+        query = f"watch=1&resourceVersion={resource_version}&timeoutSeconds={timeout_s}"
+        req = urllib.request.Request(f"{self.server}{path}{sep}{query}")
+        req.add_header("Authorization", f"Bearer {self.token}")
+        req.add_header("Accept", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout_s + 15, context=self.ctx) as resp:
+                for line in resp:
+                    if line.strip():
+                        event = json.loads(line)
+                        if isinstance(event, dict):
+                            yield event
+        except urllib.error.HTTPError as exc:
+            raise RestError(exc.code, exc.read().decode(errors="replace")) from exc
 
     def healthy(self, endpoint: str = "/readyz") -> bool:
         try:

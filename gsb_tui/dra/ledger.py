@@ -25,10 +25,16 @@ class Ledger:
     # order. A claim no pod uses is never allocated (nothing asks yet), so it is not demand.
     waiting_claims: tuple[tuple[Claim, int], ...] = ()
     pending_keys: tuple[tuple[str, str], ...] = ()  # the pending pods as (namespace, name)
+    # Published devices a plain request could be given now (not held, not blocked by counters,
+    # not tainted; a shared device with capacity left counts here and in `allocated`).
+    allocatable: frozenset[DeviceId] = frozenset()
+    # Unheld devices that cannot be allocated now: blocked by counters or tainted.
+    unavailable: frozenset[DeviceId] = frozenset()
 
     @property
     def free(self) -> int:
-        return self.total - len(self.allocated)
+        """How many devices can still be allocated (what is published is not what is free)."""
+        return len(self.allocatable)
 
 
 def compute_ledger(
@@ -48,6 +54,8 @@ def compute_ledger(
         for device_id, occ in view.occupancy.items()
         if device_id in published and occ.status != "free"
     )
+    allocatable = view.allocatable() & published
+    unavailable = frozenset(published - allocated - allocatable)
     keys = sorted(
         pod.key
         for pod in view.pods.values()
@@ -68,4 +76,6 @@ def compute_ledger(
         pending_pods=tuple(pending),
         waiting_claims=waiting,
         pending_keys=tuple(keys),
+        allocatable=allocatable,
+        unavailable=unavailable,
     )

@@ -12,6 +12,13 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gsb_tui.dra.availability import (
+    Availability,
+    CounterLedger,
+    Reason,
+    compute_availability,
+    why_not,
+)
 from gsb_tui.dra.ledger import Ledger, compute_ledger
 from gsb_tui.dra.model import (
     Claim,
@@ -21,6 +28,7 @@ from gsb_tui.dra.model import (
     Event,
     Pod,
     PodClaim,
+    Request,
     Slice,
     Template,
     meta,
@@ -35,6 +43,7 @@ from gsb_tui.dra.occupancy import Occupancy, compute_occupancy
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
+_PLAIN = Request("", "", (), "ExactCount", 1, False)  # no tolerations, no capacity asked
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
 T = TypeVar("T")
 
@@ -95,6 +104,9 @@ class DraView:
     events: tuple[Event, ...]  # newest last
     occupancy: Mapping[DeviceId, Occupancy]
     orphan_results: tuple[tuple[Claim, DeviceId], ...]
+    # DRA 1.36 features: only devices that use them have an entry (dra/availability.py)
+    availability: Mapping[DeviceId, Availability] = field(default_factory=dict)
+    counters: Mapping[tuple[str, str, str], CounterLedger] = field(default_factory=dict)
     # Indexes built once by build_view; private so the public shape stays the one above.
     _claims_by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]] = field(
         default_factory=dict, repr=False, compare=False
@@ -109,6 +121,29 @@ class DraView:
     def device(self, id: DeviceId) -> Device | None:
         occ = self.occupancy.get(id)
         return occ.device if occ else None
+
+    def state(self, id: DeviceId) -> str:
+        """What the grid says of a device: free / allocated / reserved / shared, or blocked,
+        tainted, full, binding, binding-failed where a 1.36 feature decides."""
+        found = self.availability.get(id)
+        if found is not None:
+            return found.state
+        occ = self.occupancy.get(id)
+        return occ.status if occ is not None else "free"
+
+    def why_not(self, id: DeviceId, request: Request | None = None) -> Reason | None:
+        """Why the request (default: a plain one, no tolerations, no capacity asked) cannot be
+        given this device now; None when it can (selectors aside)."""
+        occ = self.occupancy.get(id)
+        if occ is None:
+            return None
+        return why_not(occ.device, occ, self.availability.get(id), request or _PLAIN)
+
+    def allocatable(self, request: Request | None = None) -> frozenset[DeviceId]:
+        """The devices the request could be given now, selectors aside."""
+        if not self.availability and request is None:  # the lab's shape: free means unheld
+            return frozenset(d for d, occ in self.occupancy.items() if not occ.holders)
+        return frozenset(d for d in self.occupancy if self.why_not(d, request) is None)
 
     def claims_of_pod(self, pod: Pod) -> tuple[Claim, ...]:
         """The claims a pod's resourceClaims entries resolve to, in entry order."""
@@ -262,6 +297,7 @@ def build_view(snapshot: Snapshot) -> DraView:
         _parse_all(snapshot, Kind.EVENTS, parse_event), key=lambda e: _time(e.last_seen)
     )
     occupancy = compute_occupancy(devices, claims.values())
+    availability, counters = compute_availability(slices, devices, occupancy)
     orphans = tuple(
         (claim, result.id)
         for claim in claims.values()
@@ -297,6 +333,8 @@ def build_view(snapshot: Snapshot) -> DraView:
         events=tuple(events),
         occupancy=_frozen(occupancy),
         orphan_results=orphans,
+        availability=_frozen(availability),
+        counters=_frozen(counters),
         _claims_by_owner=_frozen(owner_index),
         _pods_by_claim=_frozen({k: tuple(v) for k, v in by_claim.items()}),
         _events_by_object=_frozen({k: tuple(v) for k, v in by_event_object.items()}),

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gsb_tui.lab.files import Manifest, YamlDocs
+from gsb_tui.lab.parse import Manifest, YamlDocs
 from gsb_tui.lab.steps import LAB_NAMESPACE
 from gsb_tui.words import Text, t
 

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import App
-from textual.binding import Binding, BindingsMap, BindingType
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -24,6 +22,7 @@ from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
+from gsb_tui.ui import keys
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.explain import cel_ready, warm_up
 from gsb_tui.ui.messages import (
@@ -35,15 +34,12 @@ from gsb_tui.ui.messages import (
     StoreChanged,
     VerdictsReady,
 )
-from gsb_tui.ui.panes.checklist import ChecklistPane, Evaluate, lab_evaluate, step_title
-from gsb_tui.ui.panes.claim_table import ClaimTable
-from gsb_tui.ui.panes.claims import ClaimFilter
-from gsb_tui.ui.panes.grid import DeviceGrid
+from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
+from gsb_tui.ui.run import write_crash_log  # with run_dashboard, which prints its line
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
 from gsb_tui.ui.screens.selector import SelectorScreen
-from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.words import text
+from gsb_tui.words import localize, text
 
 REPAINT_INTERVAL = 0.1  # at most ~10 repaints a second, whatever the event rate
 COST_FACTOR = 2.0  # a slow repaint (at scale) waits twice its cost, so bursts coalesce
@@ -63,21 +59,6 @@ def stylesheet_path() -> Path:
     raise FileNotFoundError(
         f"gsb.tcss not found in {package / 'styles'} or {package.parent / 'styles'}"
     )
-
-
-def write_crash_log(error: BaseException | None) -> str:
-    """Append the traceback to $XDG_STATE_HOME/gsb-tui/crash.log; return where it went."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    path = Path(base) / "gsb-tui" / "crash.log"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
-            if error is not None:
-                fh.write("".join(traceback.format_exception(error)))
-        return str(path)
-    except OSError as exc:
-        return f"(nowhere: {path} not writable: {exc.strerror})"
 
 
 class GsbApp(App[int]):
@@ -152,9 +133,10 @@ class GsbApp(App[int]):
     def on_mount(self) -> None:
         problems = self.config.problems
         if problems:
-            lines = problems[:SHOWN_PROBLEMS]
+            lines = [localize(problem, self.lang) for problem in problems[:SHOWN_PROBLEMS]]
             if len(problems) > SHOWN_PROBLEMS:
-                lines.append(f"(and {len(problems) - SHOWN_PROBLEMS} more)")
+                more = len(problems) - SHOWN_PROBLEMS
+                lines.append(text(self.lang, "config.more", count=more))
             # markup=False: "[keymap]" and the user's strings are not Rich markup.
             self.notify(
                 "\n".join(lines), title="config", severity="warning", timeout=20, markup=False
@@ -393,65 +375,14 @@ class GsbApp(App[int]):
         # Textual 8.2 has setters but no getter; _keymap is what its screens apply to bindings.
         return dict(self._keymap)
 
+    # The listing is keys.py's; these thin methods stay for callers holding the App.
     @classmethod
     def binding_ids(cls) -> frozenset[str]:
-        """The id of every gsb binding: the ids a user's keymap may name."""
-        return frozenset(
-            b.id
-            for c in cls.binding_classes()
-            for b in Binding.make_bindings(c.BINDINGS)
-            if b.id and b.id.startswith("gsb.")
-        )
+        return keys.binding_ids(cls)
 
     @classmethod
     def binding_classes(cls) -> tuple[type[Any], ...]:
-        """Every class whose BINDINGS hold gsb bindings."""
-        return (
-            cls,
-            DashboardScreen,
-            DeviceGrid,
-            ClaimTable,
-            ChecklistPane,
-            ClaimFilter,
-            TextViewScreen,
-            SelectorScreen,
-            HelpScreen,
-        )
+        return keys.binding_classes(cls)
 
     def all_bindings(self) -> list[tuple[str, Binding, str]]:
-        """Every gsb binding with where it works: App and dashboard first, then each pane.
-
-        With the keys in effect: the user's keymap applied the way Textual applies it to the
-        bindings of the focused chain (a remapped binding loses its default keys, and a key
-        given to another binding is taken from the one that had it).
-        """
-        lang = self.lang
-        nodes: list[tuple[Any, str]] = [
-            (self, text(lang, "help.anywhere")),
-            (self.dashboard, text(lang, "help.dashboard")),
-        ]
-        for pane in self.dashboard.query(".pane"):
-            nodes.append((pane, text(self.lang, getattr(pane, "title_key", "")) or str(pane.id)))
-        nodes += [
-            (ClaimTable, text(self.lang, "claims")),
-            (ClaimFilter, text(lang, "help.claims-filter")),
-            (TextViewScreen, text(lang, "help.view")),
-            (SelectorScreen, text(lang, "help.selector")),
-            (HelpScreen, text(lang, "help.this")),
-        ]
-        keymap = self.keymap
-        out: list[tuple[str, Binding, str]] = []
-        for node, where in nodes:
-            cls = node if isinstance(node, type) else type(node)
-            defaults = [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding)]
-            bindings = BindingsMap(defaults)
-            if keymap:
-                bindings.apply_keymap(keymap)
-            in_effect = list(bindings)
-            kept = {binding.id for _key, binding in in_effect}
-            # A binding whose only key the keymap gave to another one: listed, with no key.
-            in_effect += [("", b.with_key("", "(no key)")) for b in defaults if b.id not in kept]
-            order = {binding.id: index for index, binding in enumerate(defaults)}
-            in_effect.sort(key=lambda kb: order.get(kb[1].id, len(order)))
-            out += [(key, binding, where) for key, binding in in_effect]
-        return out
+        return keys.all_bindings(self)

@@ -1,8 +1,12 @@
-"""The CLI's entry into the dashboard: run it, return an exit code, never show a traceback."""
+"""The CLI's entry into the dashboard: run it, return an exit code, never show a traceback
+(an unhandled error is one line on stderr, its traceback goes to the crash log)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+import traceback
 from pathlib import Path
 
 from gsb_tui.kube.source import ChangeSource
@@ -30,3 +34,18 @@ def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str) -> int:
     if app.return_code not in (None, 0):
         return int(app.return_code or 1)
     return int(result or 0)
+
+
+def write_crash_log(error: BaseException | None) -> str:
+    """Append the traceback to $XDG_STATE_HOME/gsb-tui/crash.log; return where it went."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    path = Path(base) / "gsb-tui" / "crash.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            if error is not None:
+                fh.write("".join(traceback.format_exception(error)))
+        return str(path)
+    except OSError as exc:
+        return f"(nowhere: {path} not writable: {exc.strerror})"

@@ -12,14 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gsb_tui.lab import files as lab_files
-from gsb_tui.lab.files import (
-    LabFiles,
-    decode,
-    parse_json,
-    parse_key_values,
-    parse_yaml,
-    read_file,
-)
+from gsb_tui.lab.files import LabFiles, decode, read_file
+from gsb_tui.lab.parse import parse_json, parse_key_values, parse_yaml
 from gsb_tui.words import CATALOG as MESSAGES
 
 SAMPLES = Path(__file__).parent.parent / "fixtures" / "labfiles"

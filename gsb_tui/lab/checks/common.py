@@ -8,10 +8,9 @@ from typing import Any
 
 from gsb_tui.dra.view import DraView
 from gsb_tui.lab import cluster, manifests
-from gsb_tui.lab.files import (
-    FileRead,
+from gsb_tui.lab.files import FileRead, LabFiles
+from gsb_tui.lab.parse import (
     KeyValues,
-    LabFiles,
     Manifest,
     YamlDocs,
     parse_json,

@@ -7,7 +7,8 @@ import re
 from gsb_tui.dra.view import DraView
 from gsb_tui.lab import cluster
 from gsb_tui.lab.checks.common import key_values, kv_value, waiting
-from gsb_tui.lab.files import KeyValues, LabFiles, unquote
+from gsb_tui.lab.files import LabFiles
+from gsb_tui.lab.parse import KeyValues, unquote
 from gsb_tui.lab.steps import step
 from gsb_tui.lab.verdict import SubCheck, Verdict, failed, not_yet, passed, verdict
 from gsb_tui.snapshot import Kind

@@ -1,0 +1,59 @@
+"""Typed, read-only views over the raw objects the API server sent.
+
+Every view keeps its raw dict (`raw`) so the YAML view can show the server's truth. Parsing is
+forgiving: a missing or odd field becomes an empty value, never an exception, because the
+dashboard must keep drawing whatever a half-written object looks like.
+
+A package because the views grow with DRA: base.py (DeviceId, meta, the dict readers),
+devices.py (slices, devices, classes), claims.py (claims, requests, results, templates) and
+pods.py (pods, events). Callers import from `gsb_tui.dra.model` only.
+"""
+
+from __future__ import annotations
+
+from gsb_tui.dra.model.base import DeviceId, meta
+from gsb_tui.dra.model.claims import (
+    AllocationResult,
+    Claim,
+    ConsumerRef,
+    Request,
+    Template,
+    parse_claim,
+    parse_requests,
+    parse_template,
+)
+from gsb_tui.dra.model.devices import (
+    AttrValue,
+    Device,
+    DeviceClass,
+    Slice,
+    attr_value,
+    parse_class,
+    parse_slice,
+)
+from gsb_tui.dra.model.pods import Event, Pod, PodClaim, parse_event, parse_pod
+
+__all__ = [
+    "AllocationResult",
+    "AttrValue",
+    "Claim",
+    "ConsumerRef",
+    "Device",
+    "DeviceClass",
+    "DeviceId",
+    "Event",
+    "Pod",
+    "PodClaim",
+    "Request",
+    "Slice",
+    "Template",
+    "attr_value",
+    "meta",
+    "parse_claim",
+    "parse_class",
+    "parse_event",
+    "parse_pod",
+    "parse_requests",
+    "parse_slice",
+    "parse_template",
+]

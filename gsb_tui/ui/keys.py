@@ -1,0 +1,86 @@
+"""The gsb bindings as one list: the ids a user's keymap may name, and every binding with the keys
+in effect and where it works (what `?` shows). Apart from the App because it reads every screen's
+and pane's BINDINGS, not the App's state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding, BindingsMap
+
+from gsb_tui.ui.panes.checklist import ChecklistPane
+from gsb_tui.ui.panes.claim_table import ClaimTable
+from gsb_tui.ui.panes.claims import ClaimFilter
+from gsb_tui.ui.panes.grid import DeviceGrid
+from gsb_tui.ui.screens.dashboard import DashboardScreen
+from gsb_tui.ui.screens.help import HelpScreen
+from gsb_tui.ui.screens.selector import SelectorScreen
+from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.words import text
+
+if TYPE_CHECKING:  # app.py imports this module
+    from gsb_tui.ui.app import GsbApp
+
+
+def binding_classes(app_class: type[Any]) -> tuple[type[Any], ...]:
+    """Every class whose BINDINGS hold gsb bindings (the App's class first)."""
+    return (
+        app_class,
+        DashboardScreen,
+        DeviceGrid,
+        ClaimTable,
+        ChecklistPane,
+        ClaimFilter,
+        TextViewScreen,
+        SelectorScreen,
+        HelpScreen,
+    )
+
+
+def binding_ids(app_class: type[Any]) -> frozenset[str]:
+    """The id of every gsb binding: the ids a user's keymap may name."""
+    return frozenset(
+        b.id
+        for c in binding_classes(app_class)
+        for b in Binding.make_bindings(c.BINDINGS)
+        if b.id and b.id.startswith("gsb.")
+    )
+
+
+def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
+    """Every gsb binding with where it works: App and dashboard first, then each pane.
+
+    With the keys in effect: the user's keymap applied the way Textual applies it to the
+    bindings of the focused chain (a remapped binding loses its default keys, and a key
+    given to another binding is taken from the one that had it).
+    """
+    lang = app.lang
+    nodes: list[tuple[Any, str]] = [
+        (app, text(lang, "help.anywhere")),
+        (app.dashboard, text(lang, "help.dashboard")),
+    ]
+    for pane in app.dashboard.query(".pane"):
+        nodes.append((pane, text(app.lang, getattr(pane, "title_key", "")) or str(pane.id)))
+    nodes += [
+        (ClaimTable, text(app.lang, "claims")),
+        (ClaimFilter, text(lang, "help.claims-filter")),
+        (TextViewScreen, text(lang, "help.view")),
+        (SelectorScreen, text(lang, "help.selector")),
+        (HelpScreen, text(lang, "help.this")),
+    ]
+    keymap = app.keymap
+    out: list[tuple[str, Binding, str]] = []
+    for node, where in nodes:
+        cls = node if isinstance(node, type) else type(node)
+        defaults = [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding)]
+        bindings = BindingsMap(defaults)
+        if keymap:
+            bindings.apply_keymap(keymap)
+        in_effect = list(bindings)
+        kept = {binding.id for _key, binding in in_effect}
+        # A binding whose only key the keymap gave to another one: listed, with no key.
+        in_effect += [("", b.with_key("", "(no key)")) for b in defaults if b.id not in kept]
+        order = {binding.id: index for index, binding in enumerate(defaults)}
+        in_effect.sort(key=lambda kb: order.get(kb[1].id, len(order)))
+        out += [(key, binding, where) for key, binding in in_effect]
+    return out
