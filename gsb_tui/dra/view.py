@@ -139,6 +139,14 @@ class DraView:
             return None
         return why_not(occ.device, occ, self.availability.get(id), request or _PLAIN)
 
+    def blockers(self, request: Request | None = None) -> dict[DeviceId, Reason]:
+        """Every device the request could not be given now, with the reason (selectors aside:
+        the CEL preview decides those)."""
+        if not self.availability and (request is None or not request.tolerations):
+            return {d: "held" for d, occ in self.occupancy.items() if occ.holders}
+        found = {d: self.why_not(d, request) for d in self.occupancy}
+        return {d: reason for d, reason in found.items() if reason is not None}
+
     def allocatable(self, request: Request | None = None) -> frozenset[DeviceId]:
         """The devices the request could be given now, selectors aside."""
         if not self.availability and request is None:  # the lab's shape: free means unheld

@@ -131,7 +131,8 @@ def claim_details(
                 continue
             if request.alternatives:
                 out.append(f"    {leaf.name}\n", style="dim")
-            preview_lines(out, view, found_preview, "    ", width, held=claim.devices, lang=lang)
+            blocked = preview.blockers.get(leaf.name)
+            preview_lines(out, view, found_preview, "    ", width, claim.devices, lang, blocked)
     if not claim.requests:
         out.append(f"  {text(lang, 'none')}\n", style="dim")
     elif preview is not None and preview.note:

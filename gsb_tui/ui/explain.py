@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 import threading
+import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.text import Text
 
+from gsb_tui.dra.availability import Availability, Reason
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.words import localize, text
@@ -63,6 +65,8 @@ class ClaimPreview:
 
     requests: Mapping[str, RequestPreview] = field(default_factory=dict)  # by request name
     note: str = ""  # why there is no preview (the CEL library is loading or missing)
+    # Per request: the devices it could not be given now and why (dra/availability.py).
+    blockers: Mapping[str, Mapping[DeviceId, Reason]] = field(default_factory=dict)
 
 
 def leaf_requests(claim: Claim) -> list[Request]:
@@ -77,14 +81,18 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
         return ClaimPreview(note=text(lang, "preview.none", problem=cel_problem()))
     from gsb_tui.dra.cel import explain_request
 
-    free = free_devices(view)
-    previews = {
-        request.name: explain_request(
+    previews: dict[str, RequestPreview] = {}
+    blockers: dict[str, Mapping[DeviceId, Reason]] = {}
+    for request in leaf_requests(claim):
+        blocked = view.blockers(request)
+        # "free" is what the request could be given now: not held, not blocked by counters,
+        # not tainted against it, with capacity left for its share.
+        free = [d for d in view.occupancy if d not in blocked]
+        previews[request.name] = explain_request(
             view.devices, view.classes.get(request.device_class), request, free
         )
-        for request in leaf_requests(claim)
-    }
-    return ClaimPreview(previews)
+        blockers[request.name] = blocked
+    return ClaimPreview(previews, blockers=blockers)
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -177,7 +185,11 @@ class Group:
 
 
 def outcome_groups(
-    view: DraView, preview: RequestPreview, held: Collection[DeviceId] = (), lang: str = "en"
+    view: DraView,
+    preview: RequestPreview,
+    held: Collection[DeviceId] = (),
+    lang: str = "en",
+    blockers: Mapping[DeviceId, Reason] | None = None,
 ) -> list[Group]:
     """Devices grouped by what the request makes of them: free match, match held by this claim,
     match in use elsewhere, rejected by the class, rejected by the request's selectors, error
@@ -188,6 +200,9 @@ def outcome_groups(
         "free": Group("✓", text(lang, "group.free"), "bold green"),
         "held": Group("✓", text(lang, "group.held"), "bold cyan"),
         "used": Group("✓", text(lang, "group.used"), "cyan"),
+        "counters": Group("✓", text(lang, "group.counters"), "red"),
+        "tainted": Group("✓", text(lang, "group.tainted"), "red"),
+        "capacity": Group("✓", text(lang, "group.capacity"), "magenta"),
         "class": Group("✗", text(lang, "group.class"), "dim"),
         "selectors": Group("✗", text(lang, "group.selectors"), "dim"),
     }
@@ -197,7 +212,15 @@ def outcome_groups(
         if outcome is None:
             continue
         if outcome.matched:
-            key = "free" if device.id in free else "held" if device.id in held else "used"
+            reason = (blockers or {}).get(device.id)
+            if device.id in free:
+                key = "free"
+            elif device.id in held:
+                key = "held"
+            elif reason in ("counters", "tainted", "capacity"):
+                key = str(reason)
+            else:
+                key = "used"
         elif outcome.error:
             key = f"error:{outcome.error}"
             label = text(lang, "group.error")
@@ -216,6 +239,7 @@ def preview_lines(
     width: int,
     held: Collection[DeviceId] = (),
     lang: str = "en",
+    blockers: Mapping[DeviceId, Reason] | None = None,
 ) -> None:
     """Summary, then the per-device ✓/✗ groups, under one request."""
     bad = preview.class_missing or bool(preview.error)
@@ -223,7 +247,7 @@ def preview_lines(
     if preview.hint:
         wrapped(out, text(lang, "hint", hint=localize(preview.hint, lang)), indent, width, "yellow")
     pad = indent + " " * 14
-    for group in outcome_groups(view, preview, held, lang):
+    for group in outcome_groups(view, preview, held, lang, blockers):
         body = _names(group.devices, lang) + (f": {group.error}" if group.error else "")
         # The room left after the label, however little: a wider floor ran past the pane.
         lines = wrap(body, max(8, width - len(pad)))
@@ -236,6 +260,90 @@ def preview_lines(
                 out.append(pad)
             out.append(line, style="red" if group.error else "")
             out.append("\n")
+
+
+def blocker_lines(
+    view: DraView,
+    preview: RequestPreview,
+    blockers: Mapping[DeviceId, Reason] | None,
+    lang: str = "en",
+) -> list[str]:
+    """Why the matching devices that are not free cannot be given: held by another claim,
+    blocked by counters (naming who used them), tainted (naming the taint), capacity used up."""
+    if not blockers:
+        return []
+    by_reason: dict[str, list[DeviceId]] = {}
+    for device in preview.selector_admits:
+        found = blockers.get(device)
+        if found is not None:
+            by_reason.setdefault(found, []).append(device)
+    lines = []
+    # Held devices are listed "in use" under the request already; the 1.36 reasons are not.
+    for reason in ("counters", "tainted", "capacity"):
+        devices = by_reason.get(reason, [])
+        if not devices:
+            continue
+        names = ", ".join(d.device for d in devices[:MAX_NAMES])
+        detail = ""
+        if reason == "counters":
+            users = {u.device for d in devices for u in _availability(view, d).blocked_by}
+            detail = ", ".join(sorted(users))
+        elif reason == "tainted":
+            taints = {str(t) for d in devices for t in _availability(view, d).blocking_taints}
+            detail = ", ".join(sorted(taints))
+        lines.append(text(lang, f"why.{reason}", n=len(devices), devices=names, detail=detail))
+    return lines
+
+
+def _availability(view: DraView, device: DeviceId) -> Availability:
+    return view.availability.get(device) or Availability(device, "free")
+
+
+def binding_lines(
+    view: DraView, claim: Claim, lang: str = "en", now: float | None = None
+) -> list[str]:
+    """An allocated claim whose devices wait on binding conditions (or failed them)."""
+    lines = []
+    for device in claim.devices:
+        found = view.availability.get(device)
+        if found is None:
+            continue
+        if found.binding_failed:
+            lines.append(
+                text(
+                    lang,
+                    "why.binding-failed",
+                    device=device.device,
+                    conditions=", ".join(found.binding_failed),
+                )
+            )
+        elif found.binding_pending:
+            left = binding_time_left(claim.allocated_at, now)
+            lines.append(
+                text(
+                    lang,
+                    "why.binding",
+                    device=device.device,
+                    conditions=", ".join(found.binding_pending),
+                    left=left if left is not None else "?",
+                )
+            )
+    return lines
+
+
+BINDING_TIMEOUT = 600  # seconds the scheduler waits for binding conditions (its default)
+
+
+def binding_time_left(allocated_at: str, now: float | None = None) -> int | None:
+    """Seconds before the scheduler gives up on the binding conditions (never below 0)."""
+    from datetime import datetime
+
+    try:
+        start = datetime.fromisoformat(allocated_at.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+    current = time.time() if now is None else now
+    return max(0, int(start + BINDING_TIMEOUT - current))
 
 
 def _clock(stamp: str) -> str:
@@ -267,12 +375,16 @@ def why_pending(
                 wrapped(out, f"{name}: {summary}", "  ", width, "bold red")
             elif shortfall:
                 wrapped(out, f"{name}: {shortfall}", "  ", width, "bold yellow")
+                for line in blocker_lines(view, request_preview, preview.blockers.get(name), lang):
+                    wrapped(out, line, "    ", width, "yellow")
             else:
                 have = len(request_preview.free_matching)
                 wanted = request_preview.needed
                 need = text(lang, "need-all") if wanted is None else text(lang, "need-n", n=wanted)
                 enough = text(lang, "enough", need=need, free=have)
                 wrapped(out, f"{name}: {enough}", "  ", width, "green")
+    for line in binding_lines(view, claim, lang):
+        wrapped(out, line, "  ", width, "bold yellow")
     scheduler = text(lang, "scheduler")
     for pod in view.pods_of_claim(claim):
         if not pod.pending:

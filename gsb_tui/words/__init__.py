@@ -17,6 +17,7 @@ from typing import Any
 
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
+from gsb_tui.words.catalog_features import FEATURES
 from gsb_tui.words.catalog_lab import LAB
 from gsb_tui.words.catalog_ui import UI
 from gsb_tui.words.lang import LANGS, Lang, choose_lang, is_korean
@@ -45,7 +46,7 @@ def _merge(*parts: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str
     return MappingProxyType(merged)
 
 
-CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI)
+CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES)
 
 
 class Text(str):

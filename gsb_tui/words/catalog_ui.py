@@ -186,4 +186,30 @@ UI: dict[str, tuple[str, str]] = {
     "age.h": ("{n}h ago", "{n}시간 전"),
     "last-known": ("{kind}: {phase} (last known)", "{kind}: {phase} (마지막으로 안 것)"),
     "waiting-pod": ("{pod} (waiting)", "{pod} (기다리는 중)"),
+    # why a matching device cannot be given now (dra/availability.py decides)
+    "group.counters": ("blocked", "카운터 부족"),
+    "group.tainted": ("tainted", "테인트"),
+    "group.capacity": ("capacity full", "용량 부족"),
+    "why.counters": (
+        "{n} blocked by counters ({devices}): the shared counters they need are used by {detail}",
+        "{n}개는 카운터가 모자라 막힘 ({devices}): 필요한 공유 카운터를 {detail} 이(가) 쓰고 있음",
+    ),
+    "why.tainted": (
+        "{n} tainted and not tolerated ({devices}): {detail}",
+        "{n}개는 테인트가 있는데 요청이 견디지 않음 ({devices}): {detail}",
+    ),
+    "why.capacity": (
+        "{n} without enough capacity left under their policy: {devices}",
+        "{n}개는 정책상 남은 용량이 모자람: {devices}",
+    ),
+    "why.binding": (
+        "{device} is allocated, waiting on binding conditions {conditions} ({left}s before the"
+        " scheduler gives up)",
+        "{device} 은(는) 할당됐고 바인딩 조건 {conditions} 을(를) 기다리는 중"
+        " (스케줄러가 포기하기까지 {left}초)",
+    ),
+    "why.binding-failed": (
+        "{device}: binding failed ({conditions}); the scheduler will allocate again",
+        "{device}: 바인딩 실패 ({conditions}). 스케줄러가 다시 할당합니다",
+    ),
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
 from collections.abc import Iterator
@@ -15,20 +16,34 @@ REPO = Path(__file__).resolve().parents[2]
 KEPT_LOGS = REPO / ".e2e-logs"
 
 
+@contextlib.contextmanager
+def practice_cluster(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    settings: Settings,
+    name: str = "cluster",
+) -> Iterator[ControlPlane]:
+    """A control plane for the fixture's scope; its logs are kept if a test failed."""
+    cp = ControlPlane(tmp_path_factory.mktemp(name))
+    started = time.monotonic()
+    cp.up(settings, log=lambda m: print(f"[{name}] {m}"))
+    print(f"[{name}] up in {time.monotonic() - started:.1f} s at {cp.dir}")
+    try:
+        yield cp
+    finally:
+        cp.down(log=lambda _m: None)
+        if request.session.testsfailed:
+            dest = KEPT_LOGS / f"{time.strftime('%Y%m%d-%H%M%S')}-{name}"
+            shutil.copytree(cp.log_dir, dest, dirs_exist_ok=True)
+            print(f"\n[{name}] tests failed: control-plane logs kept in {dest}")
+
+
 @pytest.fixture(scope="session")
 def cluster(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ControlPlane]:
-    cp = ControlPlane(tmp_path_factory.mktemp("cluster"))
-    started = time.monotonic()
-    cp.up(Settings(), log=lambda m: print(f"[cluster] {m}"))
-    print(f"[cluster] up in {time.monotonic() - started:.1f} s at {cp.dir}")
-    yield cp
-    cp.down(log=lambda _m: None)
-    if request.session.testsfailed:
-        dest = KEPT_LOGS / time.strftime("%Y%m%d-%H%M%S")
-        shutil.copytree(cp.log_dir, dest, dirs_exist_ok=True)
-        print(f"\n[cluster] tests failed: control-plane logs kept in {dest}")
+    with practice_cluster(request, tmp_path_factory, Settings()) as cp:
+        yield cp
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

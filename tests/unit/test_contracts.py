@@ -67,8 +67,8 @@ def test_first_frame_needs_neither_the_lab_nor_the_kubernetes_client(tmp_path: P
         from gsb_tui.ui.app import GsbApp
 
         def loaded():
-            return sorted(
-                m for m in sys.modules
+            return sorted(  # a copy first: the checks' thread may be importing meanwhile
+                m for m in tuple(sys.modules)
                 if m == "gsb_tui.lab" or m.startswith(("gsb_tui.lab.", "kubernetes_asyncio"))
             )
 

@@ -11,6 +11,7 @@ import pytest
 from gsb_tui.words import CATALOG, Text, choose_lang, localize, t, text
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
+from gsb_tui.words.catalog_features import FEATURES
 from gsb_tui.words.catalog_lab import LAB
 from gsb_tui.words.catalog_ui import UI
 
@@ -22,7 +23,7 @@ def _fields(template: str) -> set[str]:
 
 
 def test_the_catalog_is_every_part_and_no_key_twice() -> None:
-    parts = (UI, LAB, DRA, CLI)
+    parts = (UI, LAB, DRA, CLI, FEATURES)
     assert len(CATALOG) == sum(len(p) for p in parts)
     assert set(CATALOG) == set().union(*parts)
 
