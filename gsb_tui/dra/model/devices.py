@@ -20,7 +20,19 @@ from gsb_tui.dra.model.features import (
 )
 from gsb_tui.snapshot import Obj
 
-AttrValue = int | bool | str  # version attributes are kept as their string
+AttrValue = int | bool | str
+# Device fields of DRA 1.36 beyond the lab's shape (allowMultipleAllocations is read when true).
+_FEATURES = frozenset(
+    {
+        "consumesCounters",
+        "taints",
+        "bindingConditions",
+        "bindingFailureConditions",
+        "bindsToNode",
+        "allNodes",
+        "nodeSelector",
+    }
+)  # version attributes are kept as their string
 
 
 def attr_value(raw: Any) -> AttrValue | None:
@@ -112,8 +124,8 @@ def _device(driver: str, pool: str, slice_name: str, node: str, dev: Any) -> Dev
         capacity=cap,
         raw=dev,
     )
-    if len(dev) <= 3:  # name, attributes, capacity: the lab's shape, nothing more to read
-        return device
+    if not dev.get("allowMultipleAllocations") and _FEATURES.isdisjoint(dev):
+        return device  # the lab's shape: nothing more to read (the common, hot case)
     return replace(
         device,
         consumes=counter_uses(dev.get("consumesCounters")),
