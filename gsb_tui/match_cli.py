@@ -99,4 +99,20 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             else "no-match"
         )
         print(f"{device.id} {verdict}")
+    # On stderr, so the one-line-per-device output stays as it is: how many of the matches
+    # could be allocated now, and why not the rest (dra/availability.py decides).
+    matched = [d.id for d in view.devices if outcomes[d.id].matched]
+    blockers = view.blockers()
+    free = [d for d in matched if d not in blockers]
+    print(text(lang, "match.summary", matched=len(matched), free=len(free)), file=sys.stderr)
+    for group in view.blocker_groups(matched, blockers):
+        names = ", ".join(d.device for d in group.devices[:8])
+        why = text(
+            lang,
+            f"why.{group.reason}",
+            n=len(group.devices),
+            devices=names,
+            detail=", ".join(group.cause),
+        )
+        print(f"  {why}", file=sys.stderr)
     return 0

@@ -89,6 +89,15 @@ class Share:
 
 
 @dataclass(frozen=True)
+class BlockerGroup:
+    """Devices kept from a request for one reason, and who or what keeps them."""
+
+    reason: Reason
+    devices: tuple[DeviceId, ...]
+    cause: tuple[str, ...]  # counters: the devices that used them; tainted: the taints
+
+
+@dataclass(frozen=True)
 class Availability:
     device: DeviceId
     state: State

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from gsb_tui.dra.availability import (
     Availability,
+    BlockerGroup,
     CounterLedger,
     Reason,
     compute_availability,
@@ -146,6 +147,34 @@ class DraView:
             return {d: "held" for d, occ in self.occupancy.items() if occ.holders}
         found = {d: self.why_not(d, request) for d in self.occupancy}
         return {d: reason for d, reason in found.items() if reason is not None}
+
+    def blocker_groups(
+        self, devices: Iterable[DeviceId], blockers: Mapping[DeviceId, Reason]
+    ) -> list[BlockerGroup]:
+        """The devices that cannot be given now, grouped by the 1.36 reason, with who or what
+        blocks them: the devices that used the counters, the taints not tolerated. Held
+        devices are left out (every view lists them as in use already)."""
+        by_reason: dict[Reason, list[DeviceId]] = {}
+        for device in devices:
+            found = blockers.get(device)
+            if found is not None and found != "held":
+                by_reason.setdefault(found, []).append(device)
+        out = []
+        for reason in ("counters", "tainted", "capacity"):
+            chosen = by_reason.get(reason, [])
+            if not chosen:
+                continue
+            cause: set[str] = set()
+            for device in chosen:
+                found_availability = self.availability.get(device)
+                if found_availability is None:
+                    continue
+                if reason == "counters":
+                    cause.update(d.device for d in found_availability.blocked_by)
+                elif reason == "tainted":
+                    cause.update(str(t) for t in found_availability.blocking_taints)
+            out.append(BlockerGroup(reason, tuple(chosen), tuple(sorted(cause))))
+        return out
 
     def allocatable(self, request: Request | None = None) -> frozenset[DeviceId]:
         """The devices the request could be given now, selectors aside."""

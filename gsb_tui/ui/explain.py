@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.text import Text
 
-from gsb_tui.dra.availability import Availability, Reason
+from gsb_tui.dra.availability import Reason
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.words import localize, text
@@ -268,35 +268,20 @@ def blocker_lines(
     blockers: Mapping[DeviceId, Reason] | None,
     lang: str = "en",
 ) -> list[str]:
-    """Why the matching devices that are not free cannot be given: held by another claim,
-    blocked by counters (naming who used them), tainted (naming the taint), capacity used up."""
+    """Why the matching devices that are not free cannot be given (held ones are listed "in
+    use" already): blocked by counters (naming who used them), tainted, capacity used up."""
     if not blockers:
         return []
-    by_reason: dict[str, list[DeviceId]] = {}
-    for device in preview.selector_admits:
-        found = blockers.get(device)
-        if found is not None:
-            by_reason.setdefault(found, []).append(device)
-    lines = []
-    # Held devices are listed "in use" under the request already; the 1.36 reasons are not.
-    for reason in ("counters", "tainted", "capacity"):
-        devices = by_reason.get(reason, [])
-        if not devices:
-            continue
-        names = ", ".join(d.device for d in devices[:MAX_NAMES])
-        detail = ""
-        if reason == "counters":
-            users = {u.device for d in devices for u in _availability(view, d).blocked_by}
-            detail = ", ".join(sorted(users))
-        elif reason == "tainted":
-            taints = {str(t) for d in devices for t in _availability(view, d).blocking_taints}
-            detail = ", ".join(sorted(taints))
-        lines.append(text(lang, f"why.{reason}", n=len(devices), devices=names, detail=detail))
-    return lines
-
-
-def _availability(view: DraView, device: DeviceId) -> Availability:
-    return view.availability.get(device) or Availability(device, "free")
+    return [
+        text(
+            lang,
+            f"why.{group.reason}",
+            n=len(group.devices),
+            devices=", ".join(d.device for d in group.devices[:MAX_NAMES]),
+            detail=", ".join(group.cause),
+        )
+        for group in view.blocker_groups(preview.selector_admits, blockers)
+    ]
 
 
 def binding_lines(

@@ -30,6 +30,10 @@ CLI: dict[str, tuple[str, str]] = {
         "DeviceClass {name!r} 가 없습니다 (있는 것: {known})",
     ),
     "match.none": ("none", "없음"),
+    "match.summary": (
+        "{matched} match; {free} of them can be allocated now",
+        "{matched}개가 맞음. 그중 지금 할당할 수 있는 것 {free}개",
+    ),
     "match.no-devices": (
         "no devices are published (no ResourceSlices yet)",
         "게시된 장치가 없습니다 (아직 ResourceSlice 가 없음)",
