@@ -317,6 +317,10 @@ class ControlPlane:
                 namespace=seed.LAB_NAMESPACE,
             )
         )
+        if settings.profiles != profiles.DEFAULT:
+            extra = [*profiles.apiserver_flags(settings.profiles)]
+            extra += [f"+{c}" for c in profiles.controllers(settings.profiles)]
+            log(f"profiles {','.join(settings.profiles)}: {' '.join(extra) or 'no extra flags'}")
         self._seed(rest, settings, procs)
         if "binding-driver" in profiles.components(settings.profiles):
             log(f"starting the practice binding driver (log: {self._log('binding-driver')})")

@@ -360,3 +360,27 @@ def test_network_devices_for_all_nodes_and_per_device(rest: Rest) -> None:
         selector = rest.get(f"{CLAIMS}/{name}")["status"]["allocation"].get("nodeSelector")
         # Only a device tied to one node ties the claim to that node.
         assert (selector is not None) == (mode == "node"), (mode, selector)
+
+
+def test_a_failure_condition_makes_the_scheduler_give_the_device_back(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`up --profile binding --binding-fail`: the driver reports the failure condition."""
+    settings = Settings(profiles=("binding",), binding_delay=0, binding_fail=True, audit=False)
+    with practice_cluster(request, tmp_path_factory, settings, "binding-fail") as failing:
+        client = failing.rest()
+        _, devices = pool_devices(client, "-binding")
+        claim_and_pod(client, "prof-bind-fail", by_uuid(uuid_of(devices[0])))
+
+        def messages() -> list[str]:
+            path = f"/api/v1/namespaces/{NS}/events?fieldSelector=involvedObject.name="
+            return [e.get("message", "") for e in client.get(path + "prof-bind-fail")["items"]]
+
+        eventually(
+            "the scheduler to give the allocation back",
+            lambda: any("deallocation of ResourceClaim completed" in m for m in messages()),
+            timeout=60,
+        )
+        failed = [m for m in messages() if "device binding failed" in m]
+        assert failed and "claim=prof-bind-fail" in failed[0]
+        assert not client.get(f"{PODS}/prof-bind-fail")["spec"].get("nodeName")
