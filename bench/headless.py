@@ -25,7 +25,7 @@ from harness import NO_LAB_DIR, percentile
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.store import Change
-from gsb_tui.snapshot import KINDS
+from gsb_tui.snapshot import REQUIRED_KINDS
 from gsb_tui.ui.app import GsbApp
 
 SIZE = (200, 60)  # wide layout: every pane on screen
@@ -73,7 +73,9 @@ class BenchApp(GsbApp):
 
     def synced(self) -> bool:
         view = self.view
-        return view is not None and all(view.snapshot.state(k).phase == "synced" for k in KINDS)
+        return view is not None and all(
+            view.snapshot.state(k).phase == "synced" for k in REQUIRED_KINDS
+        )
 
     def _display(self, screen: Any, renderable: Any) -> None:
         super()._display(screen, renderable)

@@ -28,6 +28,7 @@ class Kind(StrEnum):
     PODS = "pods"
     EVENTS = "events"
     NODES = "nodes"
+    TAINT_RULES = "devicetaintrules"  # resource.k8s.io/v1beta2, served only with its gate on
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class KindInfo:
     namespaced: bool
     title: str
     object_kind: str  # the "kind" field of one object
+    # Optional kinds are APIs a cluster may not serve (a beta gate off by default): "not
+    # served" is normal for them, so they never make the dashboard look unsynced.
+    optional: bool = False
 
     @property
     def api_version(self) -> str:
@@ -75,8 +79,18 @@ KINDS: Mapping[Kind, KindInfo] = MappingProxyType(
         Kind.PODS: KindInfo(Kind.PODS, "", "v1", True, "Pods", "Pod"),
         Kind.EVENTS: KindInfo(Kind.EVENTS, "", "v1", True, "Events", "Event"),
         Kind.NODES: KindInfo(Kind.NODES, "", "v1", False, "Nodes", "Node"),
+        Kind.TAINT_RULES: KindInfo(
+            Kind.TAINT_RULES,
+            "resource.k8s.io",
+            "v1beta2",
+            False,
+            "DeviceTaintRules",
+            "DeviceTaintRule",
+            optional=True,
+        ),
     }
 )
+REQUIRED_KINDS: tuple[Kind, ...] = tuple(k for k, info in KINDS.items() if not info.optional)
 
 Phase = Literal["connecting", "synced", "reconnecting", "forbidden", "not-served", "error"]
 
@@ -126,4 +140,6 @@ class Snapshot:
 
     @property
     def synced(self) -> bool:
-        return all(self.state(k).usable for k in self.states) and bool(self.states)
+        """Every required kind is synced (an optional API may be unserved or still coming)."""
+        required = [k for k in self.states if not KINDS[k].optional]
+        return bool(required) and all(self.state(k).usable for k in required)

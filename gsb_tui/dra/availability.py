@@ -176,15 +176,21 @@ def smallest_share(policy: RequestPolicy | None) -> Fraction:
     return min(values) if values else Fraction(0)
 
 
-def share_for(policy: RequestPolicy | None, asked: str) -> Fraction | None:
+def share_for(
+    policy: RequestPolicy | None, asked: str, whole: Fraction | None = None
+) -> Fraction | None:
     """What a request for `asked` ("" = nothing said) really takes under the policy: the
     default when nothing is asked, rounded up to the step or to the next valid value; None
-    when no amount the policy allows covers it."""
+    when no amount the policy allows covers it. `whole` is what the device has of it."""
     amount = quantity(asked) if asked else None
+    if amount is None and (policy is None or not policy.default):
+        # The scheduler (fillEmptyRequest in k8s.io/dynamic-resource-allocation) gives a
+        # request that says nothing of a capacity without a default all of it, not none.
+        return whole if whole is not None else Fraction(0)
     if policy is None:
-        return amount if amount is not None else Fraction(0)
+        return amount
     if amount is None:
-        amount = quantity(policy.default) if policy.default else Fraction(0)
+        amount = quantity(policy.default)
         if amount is None:
             return None
     if policy.valid_values:
@@ -216,7 +222,7 @@ def _capacity(device: Device, shares: Sequence[Share]) -> tuple[dict[str, Fracti
             used += value or 0
         left[name] = total - used
         policy = device.policies.get(name)
-        if policy is not None and left[name] < max(smallest_share(policy), Fraction(1, 10**9)):
+        if left[name] < max(smallest_share(policy), Fraction(1, 10**9)):  # none left: full
             full = True
     return left, full
 
@@ -246,13 +252,17 @@ def compute_availability(
     slices: Sequence[Slice],
     devices: Sequence[Device],
     occupancy: Mapping[DeviceId, Occupancy],
+    rule_taints: Mapping[DeviceId, tuple[DeviceTaint, ...]] | None = None,
 ) -> tuple[dict[DeviceId, Availability], dict[tuple[str, str, str], CounterLedger]]:
-    """Availability of every device that uses a 1.36 feature, and the pools' counter ledgers."""
+    """Availability of every device that uses a 1.36 feature, and the pools' counter ledgers.
+    `rule_taints` are the taints DeviceTaintRules add to devices from outside their slices."""
+    rule_taints = rule_taints or {}
     held = [d for d, occ in occupancy.items() if occ.holders]
     ledgers = counter_ledgers(slices, devices, held)
     out: dict[DeviceId, Availability] = {}
     for device in devices:
-        if not (device.consumes or device.multiple or device.taints or device.binding_conditions):
+        device_taints = device.taints + rule_taints.get(device.id, ())
+        if not (device.consumes or device.multiple or device_taints or device.binding_conditions):
             continue
         occ = occupancy.get(device.id)
         holders = occ.holders if occ is not None else ()
@@ -284,7 +294,7 @@ def compute_availability(
             state = status  # allocated, reserved or shared
         elif short:
             state = "blocked"
-        elif any(t.blocks for t in device.taints):
+        elif any(t.blocks for t in device_taints):
             state = "tainted"
         else:
             state = "free"
@@ -293,7 +303,7 @@ def compute_availability(
             state,
             tuple(blocked_by),
             tuple(short),
-            device.taints,
+            device_taints,
             shares,
             MappingProxyType(left),
             pending,
@@ -310,17 +320,41 @@ def why_not(
 ) -> Reason | None:
     """Why `request` cannot get this device now, or None when it can (selectors aside)."""
     holders = occupancy.holders if occupancy is not None else ()
+    # adminAccess: the scheduler gives a device others hold to an admin request too.
+    held = bool(holders) and not device.multiple and not request.admin_access
     if availability is None:
-        return "held" if holders else None
-    if holders and not device.multiple:
+        if held:
+            return "held"
+        return "capacity" if request.capacity and _short_of_capacity(device, request) else None
+    if held:
         return "held"
     if availability.short_counters:
         return "counters"
-    if untolerated(device.taints, request.tolerations):
+    if untolerated(availability.taints, request.tolerations):
         return "tainted"
-    if device.multiple:
-        for name, left in availability.capacity_left.items():
-            wanted = share_for(device.policies.get(name), request.capacity.get(name, ""))
-            if wanted is None or wanted > left:
-                return "capacity"
+    if (device.multiple or request.capacity) and _short_of_capacity(
+        device, request, availability.capacity_left if device.multiple else None
+    ):
+        return "capacity"
     return None
+
+
+def _short_of_capacity(
+    device: Device, request: Request, left: Mapping[str, Fraction] | None = None
+) -> bool:
+    """Whether the request's capacity does not fit the device (`left`: what shares left of a
+    shared one). The scheduler (DRAConsumableCapacity, on by default in 1.36) checks capacity
+    requests on every device, shared or not: asking for a capacity the device does not
+    publish rules it out, and so does asking more than it has; a request that asks nothing of a
+    capacity takes its default, or all of it (see share_for)."""
+    if any(name not in device.capacity for name in request.capacity):
+        return True
+    for name, total_text in device.capacity.items():
+        total = quantity(total_text)
+        if total is None:
+            continue
+        room = left.get(name, total) if left is not None else total
+        wanted = share_for(device.policies.get(name), request.capacity.get(name, ""), total)
+        if wanted is None or wanted > room:
+            return True
+    return False

@@ -31,6 +31,7 @@ from gsb_tui.dra.model import (
     PodClaim,
     Request,
     Slice,
+    TaintRule,
     Template,
     meta,
     parse_claim,
@@ -38,8 +39,10 @@ from gsb_tui.dra.model import (
     parse_event,
     parse_pod,
     parse_slice,
+    parse_taint_rule,
     parse_template,
 )
+from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.dra.occupancy import Occupancy, compute_occupancy
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
@@ -108,6 +111,7 @@ class DraView:
     # DRA 1.36 features: only devices that use them have an entry (dra/availability.py)
     availability: Mapping[DeviceId, Availability] = field(default_factory=dict)
     counters: Mapping[tuple[str, str, str], CounterLedger] = field(default_factory=dict)
+    taint_rules: tuple[TaintRule, ...] = ()  # DeviceTaintRules (v1beta2; () when not served)
     # Indexes built once by build_view; private so the public shape stays the one above.
     _claims_by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]] = field(
         default_factory=dict, repr=False, compare=False
@@ -143,7 +147,10 @@ class DraView:
     def blockers(self, request: Request | None = None) -> dict[DeviceId, Reason]:
         """Every device the request could not be given now, with the reason (selectors aside:
         the CEL preview decides those)."""
-        if not self.availability and (request is None or not request.tolerations):
+        plain = request is None or not (
+            request.tolerations or request.capacity or request.admin_access
+        )
+        if not self.availability and plain:  # capacity and adminAccess: see why_not
             return {d: "held" for d, occ in self.occupancy.items() if occ.holders}
         found = {d: self.why_not(d, request) for d in self.occupancy}
         return {d: reason for d, reason in found.items() if reason is not None}
@@ -334,7 +341,13 @@ def build_view(snapshot: Snapshot) -> DraView:
         _parse_all(snapshot, Kind.EVENTS, parse_event), key=lambda e: _time(e.last_seen)
     )
     occupancy = compute_occupancy(devices, claims.values())
-    availability, counters = compute_availability(slices, devices, occupancy)
+    rules = tuple(_parse_all(snapshot, Kind.TAINT_RULES, parse_taint_rule))
+    rule_taints: dict[DeviceId, tuple[DeviceTaint, ...]] = {}
+    for rule in rules:
+        for device in devices:
+            if rule.selects(device.id):
+                rule_taints[device.id] = (*rule_taints.get(device.id, ()), rule.taint)
+    availability, counters = compute_availability(slices, devices, occupancy, rule_taints)
     orphans = tuple(
         (claim, result.id)
         for claim in claims.values()
@@ -372,6 +385,7 @@ def build_view(snapshot: Snapshot) -> DraView:
         orphan_results=orphans,
         availability=_frozen(availability),
         counters=_frozen(counters),
+        taint_rules=rules,
         _claims_by_owner=_frozen(owner_index),
         _pods_by_claim=_frozen({k: tuple(v) for k, v in by_claim.items()}),
         _events_by_object=_frozen({k: tuple(v) for k, v in by_event_object.items()}),

@@ -290,3 +290,36 @@ def test_quantities_read_and_print_exactly() -> None:
     assert quantity("80Gi") == 80 * GI and quantity("1500m") == Fraction(3, 2)
     assert quantity("not a quantity") is None
     assert format_quantity(Fraction(40 * GI)) == "40Gi" and format_quantity(Fraction(3)) == "3"
+
+
+def test_a_device_taint_rule_taints_the_devices_it_selects() -> None:
+    """A DeviceTaintRule (v1beta2) taints devices from outside their slice: they are not free,
+    and an eviction in progress is read from the rule's status."""
+    base = snap("step-3")
+    held = {d for c in base.items(Kind.CLAIMS) for d in _results(c)}
+    v0 = build_view(base)
+    target = next(d.id for d in v0.devices if d.name not in held)
+    rule = {
+        "apiVersion": "resource.k8s.io/v1beta2",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "broken-one"},
+        "spec": {
+            "deviceSelector": {
+                "driver": target.driver,
+                "pool": target.pool,
+                "device": target.device,
+            },
+            "taint": {"key": "example.com/broken", "value": "xid-79", "effect": "NoExecute"},
+        },
+        "status": {"conditions": [{"type": "EvictionInProgress", "status": "True"}]},
+    }
+    v = build_view(_with(base, TAINT_RULES=[rule]))
+    (found,) = v.taint_rules
+    assert found.eviction_in_progress and found.selects(target)
+    assert v.state(target) == "tainted" and v.why_not(target) == "tainted"
+    assert [str(t) for t in v.availability[target].taints] == [
+        "example.com/broken=xid-79:NoExecute"
+    ]
+    others = [d.id for d in v.devices if d.id != target and d.name not in held]
+    assert all(v.state(d) == "free" for d in others)
+    assert v.ledger().free == v0.ledger().free - 1

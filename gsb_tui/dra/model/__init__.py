@@ -32,6 +32,7 @@ from gsb_tui.dra.model.devices import (
     parse_slice,
 )
 from gsb_tui.dra.model.pods import Event, Pod, PodClaim, parse_event, parse_pod
+from gsb_tui.dra.model.rules import TaintRule, parse_taint_rule
 
 __all__ = [
     "AllocationResult",
@@ -46,6 +47,7 @@ __all__ = [
     "PodClaim",
     "Request",
     "Slice",
+    "TaintRule",
     "Template",
     "attr_value",
     "meta",
@@ -55,5 +57,6 @@ __all__ = [
     "parse_pod",
     "parse_requests",
     "parse_slice",
+    "parse_taint_rule",
     "parse_template",
 ]

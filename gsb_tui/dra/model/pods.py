@@ -40,6 +40,9 @@ class Pod:
     # status.extendedResourceClaimStatus.resourceClaimName: the claim the scheduler made for the
     # pod's extended resources (DRAExtendedResource)
     extended_claim: str = ""
+    # DisruptionTarget=True's reason: the pod is being evicted (DeletionByDeviceTaintManager when
+    # a NoExecute device taint evicts it)
+    disruption: str = ""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -81,13 +84,15 @@ def parse_pod(obj: Obj) -> Pod:
         )
         for c in _l(spec.get("initContainers")) + _l(spec.get("containers"))
     }
-    scheduled, message = "", ""
+    scheduled, message, disruption = "", "", ""
     for cond in _l(status.get("conditions")):
         cond = _d(cond)
         if cond.get("type") == "PodScheduled":
             scheduled = str(cond.get("status") or "")
             if scheduled == "False":
                 message = str(cond.get("message") or "")
+        elif cond.get("type") == "DisruptionTarget" and cond.get("status") == "True":
+            disruption = str(cond.get("reason") or "DisruptionTarget")
     return Pod(
         namespace=str(m.get("namespace") or ""),
         name=str(m.get("name") or ""),
@@ -100,6 +105,7 @@ def parse_pod(obj: Obj) -> Pod:
         unschedulable_message=message,
         deleting=bool(m.get("deletionTimestamp")),
         raw=obj,
+        disruption=disruption,
         extended_claim=str(
             _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName") or ""
         ),

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from gsb_tui.kube.source import SourceInfo
-from gsb_tui.snapshot import KINDS, Kind, KindState, Snapshot
+from gsb_tui.snapshot import KINDS, REQUIRED_KINDS, Kind, KindState, Snapshot
 from gsb_tui.words import text
 
 # Short names so seven kinds fit a line; the order is the one a learner meets them in.
@@ -21,6 +21,7 @@ SHORT = {
     Kind.PODS: "pods",
     Kind.EVENTS: "events",
     Kind.NODES: "nodes",
+    Kind.TAINT_RULES: "taintrules",
 }
 STYLE = {
     "synced": "green",
@@ -114,7 +115,11 @@ class StatusHeader(Widget):
         snap = self.snapshot
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(" ")
-        states = {k: (snap.state(k) if snap else KindState()) for k in KINDS}
+        states = {k: (snap.state(k) if snap else KindState()) for k in REQUIRED_KINDS}
+        for kind in KINDS:  # an optional API shows once it is served (or fails): not before
+            state = snap.state(kind) if snap else KindState()
+            if kind not in states and state.phase not in ("connecting", "not-served"):
+                states[kind] = state
         full = Text(no_wrap=True)
         for kind, state in states.items():
             full.append(f"{SHORT[kind]} ", style="dim")

@@ -25,7 +25,7 @@ from gsb_tui.dra.model import Claim, DeviceId, Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
-from gsb_tui.snapshot import KINDS, Kind
+from gsb_tui.snapshot import REQUIRED_KINDS, Kind
 from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
 from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.footer import LocalFooter
@@ -180,7 +180,7 @@ class DashboardScreen(Screen[None]):
         self.details.show(view, self.selected_claim, warnings)
 
     def _show_banner(self, view: DraView, source_problem: str) -> None:
-        states = [view.snapshot.state(k) for k in KINDS]
+        states = [view.snapshot.state(k) for k in REQUIRED_KINDS]
         failing = [s for s in states if s.phase in ("error", "reconnecting")]
         message = source_problem
         if not message and states and len(failing) == len(states):

@@ -1,0 +1,53 @@
+"""DeviceTaintRules (resource.k8s.io/v1beta2): taints an admin puts on devices from outside
+their slices. Served only with DRADeviceTaintRules on and the v1beta2 API enabled; when it is
+not served there are simply no rules (the header and the slices pane say so)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gsb_tui.dra.model.base import DeviceId, _d, meta
+from gsb_tui.dra.model.features import DeviceTaint, conditions
+from gsb_tui.snapshot import Obj
+
+
+@dataclass(frozen=True)
+class TaintRule:
+    name: str
+    # spec.deviceSelector: an empty field matches every driver, pool or device
+    driver: str
+    pool: str
+    device: str
+    taint: DeviceTaint
+    eviction_in_progress: bool  # status condition EvictionInProgress is True
+    raw: Obj
+
+    def selects(self, id: DeviceId) -> bool:
+        return (
+            (not self.driver or self.driver == id.driver)
+            and (not self.pool or self.pool == id.pool)
+            and (not self.device or self.device == id.device)
+        )
+
+
+def parse_taint_rule(obj: Obj) -> TaintRule:
+    spec = _d(obj.get("spec"))
+    selector = _d(spec.get("deviceSelector"))
+    taint = _d(spec.get("taint"))
+    found = conditions(_d(obj.get("status")).get("conditions"))
+    return TaintRule(
+        name=str(meta(obj).get("name") or ""),
+        driver=str(selector.get("driver") or ""),
+        pool=str(selector.get("pool") or ""),
+        device=str(selector.get("device") or ""),
+        taint=DeviceTaint(
+            str(taint.get("key") or ""),
+            str(taint.get("value") or ""),
+            str(taint.get("effect") or ""),
+            str(taint.get("timeAdded") or ""),
+        ),
+        eviction_in_progress=any(
+            c.type == "EvictionInProgress" and c.status == "True" for c in found
+        ),
+        raw=obj,
+    )
