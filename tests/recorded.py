@@ -1,6 +1,9 @@
-"""The recorded lab (tests/fixtures/lab.jsonl), loaded once per mark for every test module.
+"""The recorded lab (tests/fixtures/lab.jsonl) and the profile recordings
+(tests/fixtures/profiles/<name>.jsonl), loaded once per mark for every test module.
 
-Regenerate the recording with `gsb-tui cluster record-lab tests/fixtures/lab.jsonl`.
+Regenerate the lab with `gsb-tui cluster record-lab tests/fixtures/lab.jsonl`, a profile with
+`gsb-tui cluster record-profile NAME tests/fixtures/profiles/NAME.jsonl` (and `binding-fail.jsonl`
+with `record-profile binding … --binding-fail`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Snapshot
 
 RECORDING = Path(__file__).resolve().parent / "fixtures" / "lab.jsonl"
+PROFILE_RECORDINGS = RECORDING.parent / "profiles"
 
 
 @functools.cache
@@ -24,3 +28,18 @@ def snap(mark: str) -> Snapshot:
 @functools.cache
 def view(mark: str) -> DraView:
     return build_view(snap(mark))
+
+
+def profile_recording(name: str) -> Path:
+    return PROFILE_RECORDINGS / f"{name}.jsonl"
+
+
+@functools.cache
+def profile_snap(name: str, mark: str) -> Snapshot:
+    """A profile's recorded cluster right after a mark (("partitions", "partition-pending"))."""
+    return snapshot_at(profile_recording(name), mark)
+
+
+@functools.cache
+def profile_view(name: str, mark: str) -> DraView:
+    return build_view(profile_snap(name, mark))

@@ -1,4 +1,4 @@
-"""`gsb-tui cluster up|down|env|status|build|record-lab`.
+"""`gsb-tui cluster up|down|env|status|build|record-lab|record-profile`.
 
 What a person reads is worded from the catalog (`cluster.*`) in the language gsb_tui.cli chose;
 what a script reads (`export KUBECONFIG=...`, paths, --json) is the same in every language.
@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-from gsb_tui.cluster import profile_cli
+from gsb_tui.cluster import profile_cli, profiles
 from gsb_tui.cluster.build import BuildError
 from gsb_tui.cluster.control_plane import ClusterError, ControlPlane, Settings
 from gsb_tui.cluster.rest import RestError
@@ -50,6 +50,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="start a temporary cluster, perform the lab with kubectl, record the watch stream",
     )
     rec.add_argument("out", type=Path, help="recording to write (JSON lines)")
+    prof = csub.add_parser(
+        "record-profile",
+        help="start a temporary cluster with a profile, show its feature with kubectl, record it",
+    )
+    prof.add_argument("name", choices=list(profiles.PROFILES), help="the profile to show")
+    prof.add_argument("out", type=Path, help="recording to write (JSON lines)")
+    prof.add_argument(
+        "--binding-fail",
+        action="store_true",
+        help="binding: the practice driver reports failure (the scheduler gives the device back)",
+    )
     st = csub.add_parser("status", help="which components run and whether the API server is ready")
     st.add_argument("--json", action="store_true")
 
@@ -109,6 +120,18 @@ def run(args: argparse.Namespace, lang: str) -> int:
                 record_lab(args.out, log=_progress("record", lang))
             except LabRunError as exc:
                 print(f"gsb-tui cluster record-lab: {exc}", file=sys.stderr)
+                return 1
+            return 0
+        if args.cluster_cmd == "record-profile":
+            from gsb_tui.cluster.lab_run import LabRunError
+            from gsb_tui.cluster.profile_run import record_profile
+
+            try:
+                record_profile(
+                    args.name, args.out, args.binding_fail, log=_progress("record", lang)
+                )
+            except LabRunError as exc:
+                print(f"gsb-tui cluster record-profile: {exc}", file=sys.stderr)
                 return 1
             return 0
         if args.cluster_cmd == "binding-driver":

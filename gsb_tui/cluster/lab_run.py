@@ -1,29 +1,33 @@
 """Perform the DRA lab on a practice cluster, as a learner would (kubectl apply), step by step.
 
 Used by the e2e tests and by `gsb-tui cluster record-lab`, which records the watch stream
-with a MARK after each step: the recordings unit tests and --demo replay.
+with a MARK after each step: the recordings unit tests and --demo replay. `record` and the
+runner's steps serve `record-profile` too (profile_run.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
 from gsb_tui.cluster.rest import Rest
 from gsb_tui.cluster.seed import LAB_NAMESPACE
 
 Log = Callable[[str], None]
+Mark = Callable[[str], None]
+T = TypeVar("T")
 NS = LAB_NAMESPACE
 
 # Lab mistakes, performed after the eight steps so their effects are recorded too.
@@ -88,17 +92,31 @@ class LabRunner:
         self.rest: Rest = cp.rest()
         self.log = log
 
-    def apply(self, manifest: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(
-            [kubectl(), f"--kubeconfig={self.cp.kubeconfig}", "apply", "-f", "-"],
-            input=manifest,
+    def kubectl(
+        self, *args: str, stdin: str | None = None, timeout: float = 60
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [kubectl(), f"--kubeconfig={self.cp.kubeconfig}", *args],
+            input=stdin,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=timeout,
+            check=False,
         )
+
+    def apply(self, manifest: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        proc = self.kubectl("apply", "-f", "-", stdin=manifest)
         if check and proc.returncode != 0:
             raise LabRunError(f"kubectl apply failed: {proc.stderr.strip()}")
         return proc
+
+    def delete(self, *objects: str) -> None:
+        """`kubectl delete` of "pod/x", "resourceclaim/y" ... in the lab namespace, waiting."""
+        proc = self.kubectl(
+            "-n", NS, "delete", *objects, "--wait=true", "--timeout=60s", timeout=90
+        )
+        if proc.returncode != 0:
+            raise LabRunError(f"kubectl delete failed: {proc.stderr.strip()}")
 
     def pod(self, name: str) -> dict[str, Any]:
         return self.rest.get(f"/api/v1/namespaces/{NS}/pods/{name}")
@@ -123,20 +141,33 @@ class LabRunner:
 
         return check
 
-    def perform(self, mark: Callable[[str], None], settle: float = 1.0) -> LabOutcome:
+    def step(
+        self,
+        mark: Mark,
+        label: str,
+        act: Callable[[], object] | None,
+        wait: Callable[[], bool] | None,
+        settle: float = 1.0,
+    ) -> float:
+        """Act, wait until `wait` holds, let the watches catch up, mark(label); the seconds."""
+        started = time.monotonic()
+        if act is not None:
+            act()
+        if wait is not None:
+            self.wait_for(label, wait)
+        seconds = round(time.monotonic() - started, 2)
+        time.sleep(settle)  # let the watches deliver what the step caused
+        mark(label)
+        self.log(f"{label} done in {seconds:.2f} s")
+        return seconds
+
+    def perform(self, mark: Mark, settle: float = 1.0) -> LabOutcome:
         """Run the eight steps and the two mistakes; call mark(label) after each."""
         out = LabOutcome()
 
         def step(label: str, manifest: str | None, wait: Callable[[], bool] | None) -> None:
-            started = time.monotonic()
-            if manifest is not None:
-                self.apply(manifest)
-            if wait is not None:
-                self.wait_for(label, wait)
-            out.step_seconds[label] = round(time.monotonic() - started, 2)
-            time.sleep(settle)  # let the watches deliver what the step caused
-            mark(label)
-            self.log(f"{label} done in {out.step_seconds[label]:.2f} s")
+            act = None if manifest is None else functools.partial(self.apply, manifest)
+            out.step_seconds[label] = self.step(mark, label, act, wait, settle)
 
         step("step-0", None, None)
         step("step-1", None, None)  # reading slices changes nothing
@@ -153,25 +184,11 @@ class LabRunner:
         step("mistake-2", None, None)
         return out
 
-    def cleanup(self, mark: Callable[[str], None]) -> None:
+    def cleanup(self, mark: Mark) -> None:
         """Delete the learner's pods and claims; generated claims go with their pods."""
         for kinds in ("pods", "resourceclaims,resourceclaimtemplates"):
-            subprocess.run(
-                [
-                    kubectl(),
-                    f"--kubeconfig={self.cp.kubeconfig}",
-                    "-n",
-                    NS,
-                    "delete",
-                    kinds,
-                    "--all",
-                    "--wait=true",
-                    "--timeout=60s",
-                ],
-                capture_output=True,
-                text=True,
-                timeout=90,
-                check=False,
+            self.kubectl(
+                "-n", NS, "delete", kinds, "--all", "--wait=true", "--timeout=60s", timeout=90
             )
 
         def empty() -> bool:
@@ -183,7 +200,13 @@ class LabRunner:
         mark("cleanup")
 
 
-async def _record(cp: ControlPlane, out: Path, log: Log) -> LabOutcome:
+# What a recording performs: given the runner and the mark function, returns its outcome.
+Perform = Callable[[LabRunner, Mark], T]
+
+
+async def _record(cp: ControlPlane, out: Path, log: Log, perform: Perform[T]) -> T:
+    """Record the watch stream of the lab namespace into `out` while `perform` runs (in a
+    thread, with a LabRunner and a mark function that writes a MARK line)."""
     from gsb_tui.kube.config import Target
     from gsb_tui.kube.live import LiveSource
     from gsb_tui.kube.recording import Recorder
@@ -197,7 +220,9 @@ async def _record(cp: ControlPlane, out: Path, log: Log) -> LabOutcome:
         def emit(change: Change) -> None:
             recorder.write(change)
             store.apply(change)
-            if store.snapshot().synced:
+            states = store.snapshot().states.values()
+            # Every kind listed, or not served by this cluster (an API behind a gate it lacks).
+            if states and all(s.phase in ("synced", "not-served") for s in states):
                 synced.set()
 
         source = LiveSource(Target(kubeconfig=cp.kubeconfig, namespace=NS))
@@ -209,8 +234,7 @@ async def _record(cp: ControlPlane, out: Path, log: Log) -> LabOutcome:
         def mark(label: str) -> None:
             loop.call_soon_threadsafe(recorder.mark, label)
 
-        outcome = await asyncio.to_thread(runner.perform, mark)
-        await asyncio.to_thread(runner.cleanup, mark)
+        outcome = await asyncio.to_thread(perform, runner, mark)
         await asyncio.sleep(0.5)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -218,16 +242,28 @@ async def _record(cp: ControlPlane, out: Path, log: Log) -> LabOutcome:
     return outcome
 
 
-def record_lab(out: Path, log: Log = print) -> LabOutcome:
-    """Start a fresh practice cluster, record the lab on it, stop it."""
+def record(out: Path, settings: Settings, perform: Perform[T], log: Log = print) -> T:
+    """Start a fresh practice cluster with `settings`, record `perform` on it, stop it."""
     with tempfile.TemporaryDirectory(prefix="gsb-record-") as tmp:
         cp = ControlPlane(Path(tmp))
-        cp.up(Settings(audit=False), log=log)
+        cp.up(replace(settings, audit=False), log=log)
         try:
-            outcome = asyncio.run(_record(cp, out, log))
+            outcome = asyncio.run(_record(cp, out, log, perform))
         finally:
             cp.down(log=lambda _m: None)
     log(f"recorded {out}")
+    return outcome
+
+
+def _perform_lab(runner: LabRunner, mark: Mark) -> LabOutcome:
+    outcome = runner.perform(mark)
+    runner.cleanup(mark)
+    return outcome
+
+
+def record_lab(out: Path, log: Log = print) -> LabOutcome:
+    """Start a fresh practice cluster, record the lab on it, stop it."""
+    outcome = record(out, Settings(), _perform_lab, log)
     if outcome.mistake_2_stderr:
         log(f"mistake-2 (exit {outcome.mistake_2_exit}): {outcome.mistake_2_stderr}")
     return outcome

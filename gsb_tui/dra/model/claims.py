@@ -18,6 +18,7 @@ from gsb_tui.dra.model.features import (
 from gsb_tui.snapshot import Obj
 
 EXTENDED_RESOURCE_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
+_PLAIN_RESULT = frozenset({"request", "driver", "pool", "device", "adminAccess"})
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def _result(r: Mapping[str, Any]) -> AllocationResult:
         ),
         admin_access=bool(r.get("adminAccess")),
     )
-    if len(r) <= 5:  # request, driver, pool, device, adminAccess: nothing more to read
+    if _PLAIN_RESULT.issuperset(r):  # the lab's shape: nothing more to read (the hot case)
         return result
     return replace(
         result,
