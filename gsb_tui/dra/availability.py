@@ -21,7 +21,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal
 
-from gsb_tui.dra.model import Claim, Device, DeviceId, Request, Slice
+from gsb_tui.dra.model import Claim, Constraint, Device, DeviceId, Request, Slice
 from gsb_tui.dra.model.features import DeviceTaint, RequestPolicy, untolerated
 from gsb_tui.dra.occupancy import Occupancy
 
@@ -108,6 +108,9 @@ class Availability:
     capacity_left: Mapping[str, Fraction] = field(default_factory=dict)
     binding_pending: tuple[str, ...] = ()  # binding conditions not yet True
     binding_failed: tuple[str, ...] = ()  # binding failure conditions that are True
+    # Held, not shared: "<set>/<counter>" a second (adminAccess) allocation would lack, as its
+    # own use counts already (blocked_by then names the devices that use them, itself too).
+    again_short: tuple[str, ...] = ()
 
     @property
     def blocking_taints(self) -> tuple[DeviceTaint, ...]:
@@ -275,7 +278,7 @@ def compute_availability(
         left, full = _capacity(device, shares) if device.multiple else ({}, False)
         blocked_by: list[DeviceId] = []
         short: list[str] = []
-        if not holders:
+        if not holders or not device.multiple:  # a shared device in use: counted once
             for counter_set, counter, value in _consumption(device):
                 ledger = ledgers.get((device.id.driver, device.id.pool, counter_set))
                 if ledger is not None and ledger.left(counter) < value:
@@ -302,12 +305,13 @@ def compute_availability(
             device.id,
             state,
             tuple(blocked_by),
-            tuple(short),
+            () if holders else tuple(short),
             device_taints,
             shares,
             MappingProxyType(left),
             pending,
             failed,
+            tuple(short) if holders else (),
         )
     return out, ledgers
 
@@ -329,6 +333,8 @@ def why_not(
     if held:
         return "held"
     if availability.short_counters:
+        return "counters"
+    if holders and availability.again_short:  # adminAccess: the scheduler still needs them
         return "counters"
     if untolerated(availability.taints, request.tolerations):
         return "tainted"
@@ -358,3 +364,31 @@ def _short_of_capacity(
         if wanted is None or wanted > room:
             return True
     return False
+
+
+def match_attribute_fits(
+    constraint: Constraint,
+    candidates: Mapping[str, Sequence[Device]],
+    counts: Mapping[str, int | None],
+) -> bool:
+    """Whether one value of the constraint's attribute lets every request it binds get its
+    count from its candidates (the devices it could be given now); `None` counts mean
+    allocationMode All (every candidate, at least one). distinctAttribute is not judged here."""
+    if constraint.kind != "matchAttribute":
+        return True
+    bound = [name for name in candidates if constraint.binds(name)]
+    if len(bound) < 1:
+        return True
+    values: set[object] | None = None
+    for name in bound:
+        have: dict[object, int] = {}
+        for device in candidates[name]:
+            value = device.attributes.get(constraint.attribute)
+            if value is None:
+                value = device.attribute(constraint.attribute.rsplit("/", 1)[-1])
+            if value is not None:
+                have[value] = have.get(value, 0) + 1
+        need = counts.get(name)
+        fitting = {v for v, n in have.items() if n >= (need if need is not None else 1)}
+        values = fitting if values is None else values & fitting
+    return bool(values)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.text import Text
 
-from gsb_tui.dra.availability import Reason
-from gsb_tui.dra.model import Claim, DeviceId, Request
+from gsb_tui.dra.availability import Reason, match_attribute_fits
+from gsb_tui.dra.model import Claim, Constraint, DeviceId, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.words import localize, text
 
@@ -67,6 +67,8 @@ class ClaimPreview:
     note: str = ""  # why there is no preview (the CEL library is loading or missing)
     # Per request: the devices it could not be given now and why (dra/availability.py).
     blockers: Mapping[str, Mapping[DeviceId, Reason]] = field(default_factory=dict)
+    # matchAttribute constraints no single attribute value can meet with the free devices
+    unmet: tuple[Constraint, ...] = ()
 
 
 def leaf_requests(claim: Claim) -> list[Request]:
@@ -92,7 +94,21 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
             view.devices, view.classes.get(request.device_class), request, free
         )
         blockers[request.name] = blocked
-    return ClaimPreview(previews, blockers=blockers)
+    unmet = _unmet_constraints(view, claim, previews)
+    return ClaimPreview(previews, blockers=blockers, unmet=unmet)
+
+
+def _unmet_constraints(
+    view: DraView, claim: Claim, previews: Mapping[str, RequestPreview]
+) -> tuple[Constraint, ...]:
+    if not claim.constraints:
+        return ()
+    candidates = {
+        name: [d for d in (view.device(i) for i in p.free_matching) if d is not None]
+        for name, p in previews.items()
+    }
+    counts = {name: p.needed for name, p in previews.items()}
+    return tuple(c for c in claim.constraints if not match_attribute_fits(c, candidates, counts))
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -362,12 +378,22 @@ def why_pending(
                 wrapped(out, f"{name}: {shortfall}", "  ", width, "bold yellow")
                 for line in blocker_lines(view, request_preview, preview.blockers.get(name), lang):
                     wrapped(out, line, "    ", width, "yellow")
+            elif any(c.binds(name) for c in preview.unmet):
+                continue  # said below: the constraint, not the count, is what fails
             else:
                 have = len(request_preview.free_matching)
                 wanted = request_preview.needed
                 need = text(lang, "need-all") if wanted is None else text(lang, "need-n", n=wanted)
                 enough = text(lang, "enough", need=need, free=have)
                 wrapped(out, f"{name}: {enough}", "  ", width, "green")
+    for constraint in preview.unmet if preview is not None and not claim.allocated else ():
+        words = text(
+            lang,
+            "why.match-attribute",
+            attribute=constraint.attribute,
+            requests=", ".join(constraint.requests) or "*",
+        )
+        wrapped(out, words, "  ", width, "bold yellow")
     for line in binding_lines(view, claim, lang):
         wrapped(out, line, "  ", width, "bold yellow")
     scheduler = text(lang, "scheduler")

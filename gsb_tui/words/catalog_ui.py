@@ -212,4 +212,10 @@ UI: dict[str, tuple[str, str]] = {
         "{device}: binding failed ({conditions}); the scheduler will allocate again",
         "{device}: 바인딩 실패 ({conditions}). 스케줄러가 다시 할당합니다",
     ),
+    "why.match-attribute": (
+        "matchAttribute {attribute} over {requests} cannot be met: no single value of it has"
+        " enough free devices for every request it binds",
+        "matchAttribute {attribute} ({requests}) 를 만족할 수 없음: 묶인 요청 모두에 줄 만큼 빈"
+        " 장치를 가진 값이 하나도 없음",
+    ),
 }

@@ -15,6 +15,7 @@ from gsb_tui.dra.model.base import DeviceId, meta
 from gsb_tui.dra.model.claims import (
     AllocationResult,
     Claim,
+    Constraint,
     ConsumerRef,
     Request,
     Template,
@@ -38,6 +39,7 @@ __all__ = [
     "AllocationResult",
     "AttrValue",
     "Claim",
+    "Constraint",
     "ConsumerRef",
     "Device",
     "DeviceClass",

@@ -85,6 +85,27 @@ def parse_requests(claim_spec: Any) -> tuple[Request, ...]:
 
 
 @dataclass(frozen=True)
+class Constraint:
+    """spec.devices.constraints[]: the requests it binds (none = all) and how."""
+
+    kind: str  # "matchAttribute", "distinctAttribute" (where served) or ""
+    attribute: str  # fully qualified, e.g. "gpu.example.com/model"
+    requests: tuple[str, ...]
+
+    def __str__(self) -> str:
+        over = ", ".join(self.requests) or "*"
+        return (
+            f"{self.kind} {self.attribute} over {over}" if self.kind else f"constraint over {over}"
+        )
+
+    def binds(self, request: str) -> bool:
+        """A request (or a firstAvailable alternative "<req>/<sub>") the constraint covers."""
+        return (
+            not self.requests or request in self.requests or request.split("/")[0] in self.requests
+        )
+
+
+@dataclass(frozen=True)
 class AllocationResult:
     request: str  # "<req>" or, for a firstAvailable alternative, "<req>/<sub>"
     id: DeviceId
@@ -124,7 +145,7 @@ class Claim:
     raw: Obj
     allocated_at: str = ""  # allocation.allocationTimestamp: when binding conditions started
     device_status: tuple[DeviceStatus, ...] = ()  # status.devices[]: what the driver reports
-    constraints: tuple[str, ...] = ()  # "matchAttribute <attr> over <requests>", as served
+    constraints: tuple[Constraint, ...] = ()  # spec.devices.constraints[]
     config_count: int = 0  # spec.devices.config[] entries (opaque driver configuration)
     extended: bool = False  # made by the scheduler for a pod's extended resource
 
@@ -223,12 +244,11 @@ def _result(r: Mapping[str, Any]) -> AllocationResult:
     )
 
 
-def _constraint(c: Mapping[str, Any]) -> str:
-    requests = ", ".join(str(r) for r in _l(c.get("requests"))) or "*"
+def _constraint(c: Mapping[str, Any]) -> Constraint:
     for kind in ("matchAttribute", "distinctAttribute"):
         if c.get(kind):
-            return f"{kind} {c.get(kind)} over {requests}"
-    return f"constraint over {requests}"
+            return Constraint(kind, str(c.get(kind)), tuple(str(r) for r in _l(c.get("requests"))))
+    return Constraint("", "", tuple(str(r) for r in _l(c.get("requests"))))
 
 
 @dataclass(frozen=True)
