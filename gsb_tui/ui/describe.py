@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import yaml
@@ -24,6 +25,14 @@ from gsb_tui.ui.explain import (
     preview_lines,
     why_pending,
     wrapped,
+)
+from gsb_tui.ui.features import (
+    counter_lines,
+    device_features,
+    device_status_lines,
+    result_facts,
+    slice_where,
+    state_word,
 )
 from gsb_tui.words import localize, text
 
@@ -59,6 +68,9 @@ def _request_lines(out: Text, request: Request, indent: str = "  ", lang: str = 
     if request.admin_access:
         out.append(" · adminAccess", style="magenta")
     out.append("\n")
+    if request.capacity:  # a share of a device that allows multiple allocations
+        out.append(f"{indent}  capacity.requests ", style="dim")
+        out.append(", ".join(f"{k}={v}" for k, v in request.capacity.items()) + "\n")
     for selector in request.selectors:
         out.append(f"{indent}  {text(lang, 'req.selector')} ", style="dim")
         out.append(f"{selector}\n", style="cyan")
@@ -108,10 +120,13 @@ def claim_details(
     preview: ClaimPreview | None = None,
     width: int = DEFAULT_WIDTH,
     lang: str = "en",
+    now: datetime | None = None,
 ) -> Text:
     """What the Claim details pane shows for one claim; `preview` adds which devices each
-    request's selectors admit, and wraps to `width` columns."""
+    request's selectors admit, and wraps to `width` columns. `now` (default: the clock) times
+    binding conditions against the scheduler's timeout."""
     warnings = list(warnings)
+    now = now if now is not None else datetime.now(UTC)
     out = Text()
     out.append(f"{claim.namespace}/{claim.name}", style="bold")
     out.append("  STATE ", style="dim")
@@ -120,6 +135,8 @@ def claim_details(
         out.append(f"{text(lang, 'owner-pod')} ", style="dim")
         out.append(f"{claim.owner_pod}", style="bold")
         out.append(f"  {text(lang, 'from-template')}\n", style="dim")
+    if claim.extended:
+        out.append(f"{text(lang, 'feat.extended')}\n", style="dim")
     _heading(out, text(lang, "h.requests"))
     for request in claim.requests:
         _request_lines(out, request, lang=lang)
@@ -137,6 +154,10 @@ def claim_details(
         out.append(f"  {text(lang, 'none')}\n", style="dim")
     elif preview is not None and preview.note:
         wrapped(out, preview.note, "    ", width, "dim italic")
+    for constraint in claim.constraints:
+        out.append(f"  {text(lang, 'feat.constraint', constraint=constraint)}\n", style="dim")
+    if claim.config_count:
+        out.append(f"  {text(lang, 'feat.config', n=claim.config_count)}\n", style="dim")
     if needs_why(view, claim):
         _heading(out, text(lang, "h.why"))
         why_pending(out, view, claim, preview, width, lang)
@@ -150,12 +171,16 @@ def claim_details(
         if result.admin_access:
             out.append(" adminAccess", style="magenta")
         out.append("\n")
+        result_facts(out, view, claim, result, now, lang)
     if not claim.results:
         out.append(f"  {text(lang, 'not-allocated')}", style="yellow")
         out.append(f" {text(lang, 'holds-nothing')}\n", style="dim")
     if claim.allocated_node:
         out.append(f"  {text(lang, 'node')} ", style="dim")
         out.append(f"{claim.allocated_node}\n")
+    if claim.device_status:
+        _heading(out, text(lang, "feat.h.device-status"))
+        device_status_lines(out, claim, lang)
     _heading(out, "reservedFor")  # the field's name, in both languages
     for consumer in claim.reserved_for:
         out.append(f"  {consumer.resource}/{consumer.name}\n")
@@ -284,19 +309,24 @@ def describe_slice(view: DraView, slice_: Slice, lang: str = "en") -> Text:
         lang,
         "slice.where",
         driver=slice_.driver,
-        node=slice_.node or "-",
+        node=slice_where(slice_, lang),
         pool=slice_.pool,
         generation=slice_.generation,
         count=slice_.slice_count,
     )
     out.append(f"{where}\n")
+    for line in counter_lines(view, slice_, lang):
+        out.append(f"{line}\n", style="cyan")
+    if slice_.shared_counters and not slice_.devices:
+        return out  # a counter-only slice: the lines above are all it publishes
     _heading(out, text(lang, "h.devices"))
     for device in slice_.devices:
-        occ = view.occupancy.get(device.id)
-        status = occ.status if occ else text(lang, "stale")
         out.append(f"  {device.name} ", style="bold")
-        out.append(f"{status}  ", style="dim")
+        out.append(f"{state_word(view, device, lang)}  ", style="dim")
         attrs = " ".join(f"{k}={v}" for k, v in device.attributes.items())
         caps = " ".join(f"{k}={v}" for k, v in device.capacity.items())
         out.append(f"{attrs}  {caps}\n")
+        for field, value in device_features(device, slice_.per_device_node_selection):
+            out.append(f"    {field} ", style="dim")
+            out.append(f"{value}\n")
     return out

@@ -29,6 +29,10 @@ def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str) -> int:
     except Exception as exc:
         print(f"gsb-tui: the dashboard stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    finally:
+        from gsb_tui.kube.exec_plugin import reap_all
+
+        reap_all()  # q, Ctrl-C or a crash: no credential plugin is left running
     if app.crash_line:
         print(app.crash_line, file=sys.stderr)
     if app.return_code not in (None, 0):

@@ -1,3 +1,4 @@
+# Over 400 lines: one catalog of sentences (data, no logic): the command line's and kube/'s.
 """Words of the command line (`gsb-tui`, `check`, `match`, `record`, `cluster`), of the user's
 config.toml and of the help on keys."""
 
@@ -9,6 +10,10 @@ CLI: dict[str, tuple[str, str]] = {
         "이 설치본에 데모 녹화 파일(lab.jsonl)이 없습니다",
     ),
     "cli.no-recording": ("no recording at {path}", "{path} 에 녹화 파일이 없습니다"),
+    "cli.unknown-demo": (
+        "{name!r} is neither a recording file nor a demo name ({names})",
+        "{name!r} 은(는) 녹화 파일도 데모 이름({names})도 아닙니다",
+    ),
     "cli.recording": (
         "recording {server} into {path}; Ctrl-C stops",
         "{server} 를 {path} 에 녹화합니다. Ctrl-C 로 멈춥니다",
@@ -37,6 +42,325 @@ CLI: dict[str, tuple[str, str]] = {
     "match.no-devices": (
         "no devices are published (no ResourceSlices yet)",
         "게시된 장치가 없습니다 (아직 ResourceSlice 가 없음)",
+    ),
+    "cli.usage-error": ("{prog}: error: {message}", "{prog}: 오류: {message}"),
+    "cli.bad-speed": (
+        "{value} is not a speed: give a number from 0 (instant) to {max}",
+        "{value} 는 속도가 아닙니다: 0(즉시)부터 {max} 사이의 수를 주세요",
+    ),
+    "cli.not-a-directory": ("{path} is not a directory", "{path} 는 디렉터리가 아닙니다"),
+    "cli.empty-name": ("must not be empty", "비어 있으면 안 됩니다"),
+    "cli.stdout-failed": (
+        "cannot write to standard output: {error}",
+        "표준 출력에 쓸 수 없습니다: {error}",
+    ),
+    # The epilog of `gsb-tui --help` (kept as written: one code a line).
+    "cli.exit-codes": (
+        "exit codes:\n"
+        "  0    done: every step green (check), the selector evaluated (match),\n"
+        "       the recording saved (record)\n"
+        "  1    not yet or no match: a step is not green, the expression does not compile\n"
+        "       or names no DeviceClass, a recording is missing, or output could not be written\n"
+        "  2    the cluster cannot be used: no kubeconfig or a broken one, unreachable,\n"
+        "       credentials refused, not a Kubernetes API server, `record` never synced\n"
+        "  64   usage error: an unknown or invalid argument; `record` would overwrite FILE\n"
+        "       without --force\n"
+        "  130  interrupted (Ctrl-C)",
+        "종료 코드:\n"
+        "  0    완료: 모든 단계 통과(check), 선택식 평가 끝(match), 녹화 저장(record)\n"
+        "  1    아직 아님 또는 맞는 것 없음: 통과하지 못한 단계가 있음, 선택식이 컴파일되지\n"
+        "       않거나 없는 DeviceClass 를 가리킴, 녹화 파일이 없음, 출력을 쓸 수 없음\n"
+        "  2    클러스터를 쓸 수 없음: kubeconfig 가 없거나 잘못됨, 연결 안 됨, 자격 증명\n"
+        "       거부, Kubernetes API 서버가 아님, `record` 가 한 번도 동기화하지 못함\n"
+        "  64   사용법 오류: 모르는 인자나 잘못된 값, --force 없이 `record` 가 FILE 을\n"
+        "       덮어쓰려 함\n"
+        "  130  중단됨 (Ctrl-C)",
+    ),
+    # ---------------------------------------------------------------- gsb-tui record
+    "record.exists": (
+        "{path} already exists; pass --force to overwrite it",
+        "{path} 가 이미 있습니다. 덮어쓰려면 --force 를 주세요",
+    ),
+    "record.no-folder": ("its folder does not exist", "그 폴더가 없습니다"),
+    "record.not-regular": (
+        "{path} is {kind}, not a regular file",
+        "{path} 는 일반 파일이 아니라 {kind}입니다",
+    ),
+    "record.unusable": (
+        "nothing recorded: cannot use the cluster at {server}: {reason}",
+        "아무것도 녹화하지 못했습니다: {server} 의 클러스터를 쓸 수 없습니다: {reason}",
+    ),
+    "record.not-synced": (
+        "nothing recorded: the cluster at {server} never answered ({reason})",
+        "아무것도 녹화하지 못했습니다: {server} 의 클러스터가 끝내 답하지 않았습니다 ({reason})",
+    ),
+    # ---------------------------------------------------------------- recordings (--demo)
+    "recording.refused": ("recording {path} {problem}", "녹화 파일 {path}: {problem}"),
+    "recording.cannot-open": (
+        "cannot open recording {path}: {error}",
+        "녹화 파일 {path} 를 열 수 없습니다: {error}",
+    ),
+    "recording.no-mark": (
+        "{path}: no mark {mark!r} (marks: {marks})",
+        "{path}: 표시 {mark!r} 가 없습니다 (있는 표시: {marks})",
+    ),
+    "recording.empty": (
+        "the recording {path} is empty: it has no recorded changes",
+        "녹화 파일 {path} 가 비어 있습니다: 기록된 변화가 없습니다",
+    ),
+    "recording.nothing-valid": (
+        "the recording {path} has no recorded changes ({bad} line(s) that are not changes "
+        "were skipped)",
+        "녹화 파일 {path} 에 기록된 변화가 없습니다 (변화가 아닌 줄 {bad} 개를 건너뛰었습니다)",
+    ),
+    "recording.skipped": (
+        "{path}: skipped {count} line(s) that are not recorded changes (the first at line {line})",
+        "{path}: 기록된 변화가 아닌 줄 {count} 개를 건너뛰었습니다 (첫 줄: {line} 번째)",
+    ),
+    # ---------------------------------------------------------------- kubeconfig (kube/config.py)
+    "kube.file.too-big": (
+        "is {size} bytes, over the {limit} MiB limit",
+        "{size} 바이트로 {limit} MiB 한도를 넘습니다",
+    ),
+    "kube.file.over-limit": ("is over the {limit} MiB limit", "{limit} MiB 한도를 넘습니다"),
+    # {problem}: config.file.not-regular or kube.file.* ("is a FIFO, not a regular file").
+    "kube.refused": (
+        "kubeconfig {path} ({origin}) {problem}",
+        "kubeconfig 파일 {path} ({origin}): {problem}",
+    ),
+    "kube.denied": (
+        "cannot read kubeconfig {path} ({origin}): permission denied",
+        "kubeconfig {path} ({origin}) 를 읽을 수 없습니다: 권한이 없습니다",
+    ),
+    "kube.denied-k3s": (
+        "cannot read kubeconfig {path} ({origin}): permission denied. k3s writes it mode 600 "
+        "for root: run as root, copy it to ~/.kube/config, or start k3s with "
+        "--write-kubeconfig-mode 644.",
+        "kubeconfig {path} ({origin}) 를 읽을 수 없습니다: 권한이 없습니다. k3s 는 이 파일을 "
+        "root 전용(모드 600)으로 씁니다. root 로 실행하거나, ~/.kube/config 로 복사하거나, "
+        "k3s 를 --write-kubeconfig-mode 644 로 시작하세요.",
+    ),
+    "kube.cannot-read": (
+        "cannot read kubeconfig {path} ({origin}): {error}",
+        "kubeconfig {path} ({origin}) 를 읽을 수 없습니다: {error}",
+    ),
+    "kube.bad-path": (
+        "the kubeconfig path {path} ({origin}) is not a valid file name",
+        "kubeconfig 경로 {path} ({origin}) 는 올바른 파일 이름이 아닙니다",
+    ),
+    "kube.not-utf8": (
+        "kubeconfig {path} is not UTF-8 text (byte {byte})",
+        "kubeconfig {path} 가 UTF-8 텍스트가 아닙니다 (바이트 {byte})",
+    ),
+    "kube.not-yaml-at": (
+        "kubeconfig {path} is not valid YAML at line {line}",
+        "kubeconfig {path} 는 올바른 YAML 이 아닙니다 ({line} 번째 줄)",
+    ),
+    "kube.not-yaml": (
+        "kubeconfig {path} is not valid YAML",
+        "kubeconfig {path} 는 올바른 YAML 이 아닙니다",
+    ),
+    "kube.too-deep": (
+        "kubeconfig {path} is nested too deeply to be a kubeconfig",
+        "kubeconfig {path} 는 너무 깊이 중첩되어 있어 kubeconfig 로 읽을 수 없습니다",
+    ),
+    "kube.no-clusters": (
+        "kubeconfig {path} has no clusters: is it really a kubeconfig?",
+        "kubeconfig {path} 에 clusters 가 없습니다: 정말 kubeconfig 인가요?",
+    ),
+    "kube.wrong-type": (
+        "kubeconfig {path}: {field} must be {expected}, not {actual}",
+        "kubeconfig {path}: {field} 는 {expected}이어야 합니다 (지금은 {actual})",
+    ),
+    "kube.type.string": ("a string", "문자열"),
+    "kube.type.boolean": ("a boolean", "참/거짓 값"),
+    "kube.type.integer": ("an integer", "정수"),
+    "kube.type.number": ("a number", "실수"),
+    "kube.type.list": ("a list", "목록"),
+    "kube.type.mapping": ("a mapping", "매핑"),
+    "kube.type.null": ("null", "null 값"),
+    "kube.type.other": ("another kind of value", "다른 종류의 값"),
+    "kube.none": ("none", "없음"),
+    "kube.no-context": (
+        "context {context!r} is not in {path}; contexts there: {contexts}",
+        "컨텍스트 {context!r} 가 {path} 에 없습니다. 있는 컨텍스트: {contexts}",
+    ),
+    "kube.no-current-context": (
+        "{path} sets no current-context; pass --context (one of: {contexts})",
+        "{path} 에 current-context 가 없습니다. --context 로 고르세요 (있는 것: {contexts})",
+    ),
+    "kube.no-server": (
+        "context {context!r} in {path} names no cluster with a server URL",
+        "{path} 의 컨텍스트 {context!r} 가 가리키는 클러스터에 server URL 이 없습니다",
+    ),
+    "kube.no-user": (
+        "context {context!r} in {path} names user {user!r}, which is not in the kubeconfig",
+        "{path} 의 컨텍스트 {context!r} 가 가리키는 사용자 {user!r} 가 kubeconfig 에 없습니다",
+    ),
+    "kube.bad-server": (
+        "context {context!r} in {path}: the server {server!r} is not an http:// or https:// URL",
+        "{path} 의 컨텍스트 {context!r}: server {server!r} 는 http:// 나 https:// URL 이 아닙니다",
+    ),
+    "kube.tried-missing": ("{path} ({origin}): not found", "{path} ({origin}): 없음"),
+    "kube.none-found": (
+        "no kubeconfig found. Tried: {tried}. Pass --kubeconfig FILE, set KUBECONFIG, or try "
+        "`gsb-tui --demo` (no cluster needed) or `gsb-tui cluster up` (a local practice cluster).",
+        "kubeconfig 를 찾지 못했습니다. 찾아본 곳: {tried}. --kubeconfig FILE 을 주거나 "
+        "KUBECONFIG 를 설정하세요. 클러스터 없이 `gsb-tui --demo` 를 쓰거나 "
+        "`gsb-tui cluster up` 으로 연습 클러스터를 띄울 수도 있습니다.",
+    ),
+    "kube.loader": (
+        "kubeconfig {path}, context {context!r}: {error}",
+        "kubeconfig {path}, 컨텍스트 {context!r}: {error}",
+    ),
+    # ---------------------------------------------------------------- TLS and credentials
+    "kube.bad-base64": (
+        "{field} in the kubeconfig is not valid base64",
+        "kubeconfig 의 {field} 가 올바른 base64 가 아닙니다",
+    ),
+    "kube.material-refused": (
+        "the kubeconfig's {field} {path} {problem}",
+        "kubeconfig 의 {field} {path}: {problem}",
+    ),
+    "kube.cannot-read-material": (
+        "cannot read {field} {path}: {error}",
+        "{field} {path} 를 읽을 수 없습니다: {error}",
+    ),
+    "kube.not-pem-text": ("not PEM text", "PEM 텍스트가 아님"),
+    "kube.bad-ca": (
+        "the kubeconfig's certificate authority is not a PEM certificate ({reason})",
+        "kubeconfig 의 인증 기관(certificate authority)이 PEM 인증서가 아닙니다 ({reason})",
+    ),
+    "kube.bad-client-cert": (
+        "the kubeconfig's client certificate and key cannot be used ({reason})",
+        "kubeconfig 의 클라이언트 인증서와 키를 쓸 수 없습니다 ({reason})",
+    ),
+    "kube.cert-without-key": (
+        "the kubeconfig gives a client certificate without its key, or a key without its "
+        "certificate",
+        "kubeconfig 에 클라이언트 인증서와 키 중 하나만 있습니다",
+    ),
+    "kube.bad-header-value": (
+        "the kubeconfig's {field} has characters an HTTP header cannot carry",
+        "kubeconfig 의 {field} 에 HTTP 헤더에 넣을 수 없는 문자가 있습니다",
+    ),
+    # ---------------------------------------------------------------- exec credential plugins
+    "kube.exec.waiting": (
+        "waiting for the credential plugin {command}",
+        "자격 증명 플러그인 {command} 를 기다리는 중",
+    ),
+    "kube.exec.no-command": (
+        "the kubeconfig's exec plugin names no command",
+        "kubeconfig 의 exec 플러그인에 command 가 없습니다",
+    ),
+    "kube.exec.not-found": (
+        "the credential plugin {command} is not installed (not found)",
+        "자격 증명 플러그인 {command} 가 설치되어 있지 않습니다 (찾을 수 없음)",
+    ),
+    "kube.exec.not-found-hint": (
+        "the credential plugin {command} is not installed (not found): {hint}",
+        "자격 증명 플러그인 {command} 가 설치되어 있지 않습니다 (찾을 수 없음): {hint}",
+    ),
+    "kube.exec.cannot-run": (
+        "cannot run the credential plugin {command}: {error}",
+        "자격 증명 플러그인 {command} 를 실행할 수 없습니다: {error}",
+    ),
+    "kube.exec.timeout": (
+        "the credential plugin {command} gave no credential within {seconds} s; it was stopped",
+        "자격 증명 플러그인 {command} 가 {seconds} 초 안에 자격 증명을 주지 않아 멈췄습니다",
+    ),
+    "kube.exec.too-much": (
+        "the credential plugin {command} printed more than {limit} KiB",
+        "자격 증명 플러그인 {command} 가 {limit} KiB 넘게 출력했습니다",
+    ),
+    "kube.exec.killed": (
+        "the credential plugin {command} was stopped by signal {signal}",
+        "자격 증명 플러그인 {command} 가 시그널 {signal} 로 멈췄습니다",
+    ),
+    "kube.exec.failed-said": (
+        "the credential plugin {command} failed (exit {code}): {stderr}",
+        "자격 증명 플러그인 {command} 가 실패했습니다 (종료 코드 {code}): {stderr}",
+    ),
+    "kube.exec.failed": (
+        "the credential plugin {command} failed (exit {code})",
+        "자격 증명 플러그인 {command} 가 실패했습니다 (종료 코드 {code})",
+    ),
+    "kube.exec.not-json": (
+        "the credential plugin {command} did not print JSON",
+        "자격 증명 플러그인 {command} 가 JSON 을 출력하지 않았습니다",
+    ),
+    "kube.exec.not-credential": (
+        "the credential plugin {command} did not print an ExecCredential",
+        "자격 증명 플러그인 {command} 가 ExecCredential 을 출력하지 않았습니다",
+    ),
+    "kube.exec.wrong-api": (
+        "the credential plugin {command} answered in {got}, not {want}",
+        "자격 증명 플러그인 {command} 가 {want} 가 아니라 {got} 로 답했습니다",
+    ),
+    "kube.exec.no-credential": (
+        "the credential plugin {command} gave neither a token nor a client certificate and key",
+        "자격 증명 플러그인 {command} 가 토큰도, 클라이언트 인증서와 키도 주지 않았습니다",
+    ),
+    "kube.exec.bad-expiry": (
+        "the credential plugin {command} gave an expirationTimestamp that is not a time: {value}",
+        "자격 증명 플러그인 {command} 가 준 expirationTimestamp 가 시각이 아닙니다: {value}",
+    ),
+    # ---------------------------------------------------------------- the API server's answers
+    "kube.forbidden": ("forbidden (RBAC): {message}", "거부됨 (RBAC): {message}"),
+    "kube.not-served": (
+        "{api} {kind} is not served by this API server",
+        "이 API 서버는 {api} {kind} 를 제공하지 않습니다",
+    ),
+    "kube.unauthorized": (
+        "the API server rejected the credentials (401): {message}",
+        "API 서버가 자격 증명을 거부했습니다 (401): {message}",
+    ),
+    "kube.http": ("HTTP {status}: {message}", "HTTP {status} 응답: {message}"),
+    "kube.not-api-server": (
+        "the server does not answer as a Kubernetes API server (HTTP {status}, {content_type})",
+        "서버가 Kubernetes API 서버처럼 답하지 않습니다 (HTTP {status}, {content_type})",
+    ),
+    "kube.bad-body": (
+        "the server's answer is not a Kubernetes API object ({content_type})",
+        "서버의 응답이 Kubernetes API 오브젝트가 아닙니다 ({content_type})",
+    ),
+    "kube.watch-error": ("watch error", "watch 오류"),
+    "kube.unexpected": (
+        "unexpected error reading the API server: {error}",
+        "API 서버를 읽다가 예기치 않은 오류가 났습니다: {error}",
+    ),
+    "kube.cert-untrusted": (
+        "TLS: the API server's certificate is not trusted by the kubeconfig's certificate "
+        "authority ({reason})",
+        "TLS: kubeconfig 의 인증 기관이 API 서버의 인증서(certificate)를 신뢰하지 않습니다 "
+        "({reason})",
+    ),
+    "kube.tls": (
+        "TLS problem talking to the API server: {reason}",
+        "API 서버와 TLS 로 통신하는 데 문제가 있습니다: {reason}",
+    ),
+    "kube.cannot-connect": (
+        "cannot connect to the API server at {where}: {reason}",
+        "API 서버 {where} 에 연결할 수 없습니다: {reason}",
+    ),
+    "kube.timeout": (
+        "no answer from the API server (timeout)",
+        "API 서버가 답하지 않습니다 (시간 초과)",
+    ),
+    "kube.disconnected": ("the API server closed the connection", "API 서버가 연결을 끊었습니다"),
+    "kube.bad-url": ("the server URL {url} is not valid", "server URL {url} 가 올바르지 않습니다"),
+    "kube.network": (
+        "network problem talking to the API server: {reason}",
+        "API 서버와 통신하는 데 네트워크 문제가 있습니다: {reason}",
+    ),
+    "kube.no-answer": ("no answer", "응답 없음"),
+    "kube.unreachable": (
+        "cannot read the cluster at {server} within {seconds} s: {reason}",
+        "{seconds} 초 안에 {server} 의 클러스터를 읽지 못했습니다: {reason}",
+    ),
+    "kube.unusable": (
+        "cannot use the cluster at {server}: {reason}",
+        "{server} 의 클러스터를 쓸 수 없습니다: {reason}",
     ),
     # ---------------------------------------------------------------- config.toml ([keymap])
     # A whole file that cannot be used: {problem} is one of the config.file.* below.

@@ -23,11 +23,15 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.cell.toleration": ("needs a toleration", "톨러레이션이 있어야 씀"),
     "feat.cell.shares": ("{n} shares · {left} left", "몫 {n}개 · {left} 남음"),
     "feat.cell.shares.one": ("{n} share · {left} left", "몫 {n}개 · {left} 남음"),
+    "feat.cell.shares.count": ("{n} shares", "몫 {n}개"),
     "feat.cell.shareable": ("shareable", "나눠 쓸 수 있음"),
     "feat.cell.waits": ("waits for {conditions}", "{conditions} 기다림"),
     "feat.cell.failed": ("failed: {conditions}", "실패: {conditions}"),
     # ---------------------------------------------------------------- the grid's groups and ledger
-    "feat.group.counter": ("{counter} {used} used · {left} left", "{counter} 사용 {used} · 남음 {left}"),
+    "feat.group.counter": (
+        "{counter} {used} used · {left} left",
+        "{counter} 사용 {used} · 남음 {left}",
+    ),
     "feat.where.all-nodes": ("all nodes", "모든 노드"),
     "feat.where.node-selector": ("node selector", "노드 선택식"),
     "feat.where.per-device": ("per device", "장치마다 다름"),
@@ -40,10 +44,7 @@ FEATURES: dict[str, tuple[str, str]] = {
         "스케줄러가 파드의 확장 리소스(extended resource) 요청으로 만든 요청서",
     ),
     "feat.constraint": ("constraint {constraint}", "제약 {constraint}"),
-    "feat.config": (
-        "{n} opaque driver config entries",
-        "드라이버 설정(opaque) {n}개",
-    ),
+    "feat.config": ("driver config (opaque): {n}", "드라이버 설정(opaque): {n}개"),
     "feat.chosen": (
         "firstAvailable chose {sub}, alternative {index} of {total} in {request}",
         "firstAvailable: {request} 의 대안 {total}개 중 {index}번째 {sub} 을(를) 고름",
@@ -68,7 +69,6 @@ FEATURES: dict[str, tuple[str, str]] = {
     ),
     "feat.binding.met": ("binding conditions met: {conditions}", "바인딩 조건 충족: {conditions}"),
     "feat.tolerates": ("tolerates {tolerations}", "견디는 테인트: {tolerations}"),
-    "feat.tolerates.all": ("every taint", "모든 테인트"),
     "feat.h.device-status": ("Device status", "장치 상태"),
     # ---------------------------------------------------------------- the Slices pane
     "feat.slice.counters": ("counter set {name}: {counters}", "카운터 묶음 {name}: {counters}"),

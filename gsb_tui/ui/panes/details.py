@@ -1,6 +1,7 @@
 """Claim details: requests with the CEL preview of each (which devices the class and selectors
 admit, which of those are free), why a pending claim waits, results, reservedFor, owner pod,
-recent events and warnings of the claim selected in the Claims pane or the grid."""
+recent events and warnings of the claim selected in the Claims pane or the grid. While a result
+waits on binding conditions, the pane redraws every second: the scheduler's time runs out."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Static
 
+from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
@@ -40,6 +43,7 @@ class DetailsPane(Pane):
         self._preview_key: tuple[str, str] | None = None
         self._width = 0
         self._shown: tuple[object, ...] = ()  # the body's text and styles, to skip a redraw
+        self._tick: Timer | None = None  # counts a binding's seconds down while one waits
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -102,7 +106,9 @@ class DetailsPane(Pane):
                 view, claim, self.warnings, preview=self.preview, width=self._width, lang=self.lang
             )
             self._update_body(body, details)
+            self._count_down(_binding_waits(view, claim))
             return
+        self._count_down(False)
         self.preview = None
         self._preview_view = self._preview_key = None
         self.set_title(text(self.lang, "details"))
@@ -114,9 +120,25 @@ class DetailsPane(Pane):
             return
         self.set_notice(notice or text(self.lang, "no-selection"))
 
+    def _count_down(self, waiting: bool) -> None:
+        if waiting and self._tick is None:
+            self._tick = self.set_interval(1.0, self._redraw)
+        elif not waiting and self._tick is not None:
+            self._tick.stop()
+            self._tick = None
+
     def _update_body(self, body: Static, content: Text) -> None:
         """Update only when the text or its styles changed: an update re-renders the pane."""
         shown = (content.plain, tuple(content.spans), content.style)
         if shown != self._shown:
             self._shown = shown
             body.update(content)
+
+
+def _binding_waits(view: DraView, claim: Claim) -> bool:
+    """A result of the claim waits on binding conditions (dra/availability.py decides)."""
+    for result in claim.results:
+        found = view.availability.get(result.id) if result.binding_conditions else None
+        if found is not None and found.binding_pending:
+            return True
+    return False

@@ -5,9 +5,13 @@ cost what the visible rows cost: no widget per device to mount, lay out and comp
 four lines are kept until its device, its marks or the width change.
 
     ╭─ gpu-3 ────────────╮     border colour and the last word say the state
-    │ claim gpu-claim    │     (free / allocated / reserved / shared); the title carries the
-    │ pod pod-a, pod-b   │     warning marker, the cursor and the mark of the selected claim
-    ╰──────── reserved ──╯
+    │ claim gpu-claim    │     (free / allocated / reserved / shared, and where a DRA 1.36
+    │ pod pod-a, pod-b   │     feature decides: blocked / tainted / full / binding /
+    ╰──────── reserved ──╯     binding-failed); the title carries the warning marker, the
+                               cursor and the mark of the selected claim
+
+A device using a 1.36 feature says its key fact in the body: what blocks it, its taint, its
+shares and the capacity left, the binding conditions it waits for or that failed.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -26,9 +31,11 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from gsb_tui.dra.availability import Availability, format_quantity
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.warnings import DraWarning
+from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
 from gsb_tui.ui.flags import MARK, short
 from gsb_tui.ui.panes.lines import text_segments
 from gsb_tui.words import text
@@ -36,17 +43,21 @@ from gsb_tui.words import text
 CELL_MIN_WIDTH = 24  # three cells across at 80 columns; claim names stay readable
 CELL_HEIGHT = 4  # border, claim, pods, border
 GUTTER = 1  # columns between cells
-STATUSES = ("free", "allocated", "reserved", "shared")
+# Where a 1.36 feature decides (dra/availability.py); worded from the catalog (feat.state.*).
+FEATURE_STATES = ("blocked", "tainted", "full", "binding", "binding-failed")
+STATES = (*STATUSES, *FEATURE_STATES)
 
 
 @dataclass
 class Cell:
-    """What one cell shows: the device's occupancy, its warnings and its marks."""
+    """What one cell shows: the device's occupancy (and availability, when the device uses a
+    DRA 1.36 feature), its warnings and its marks."""
 
     occupancy: Occupancy
     warnings: tuple[DraWarning, ...] = ()
     marked: bool = False  # a device of the selected claim
     cursor: bool = False
+    availability: Availability | None = None  # DraView.availability's entry, if any
 
     @property
     def device_id(self) -> DeviceId:
@@ -54,14 +65,26 @@ class Cell:
 
     @property
     def status(self) -> str:
-        return self.occupancy.status
+        """The state DraView.state gives: availability decides where it has a say."""
+        found = self.availability
+        return found.state if found is not None else self.occupancy.status
 
     @property
     def warned(self) -> bool:
         return bool(self.warnings)
 
-    def body(self, lang: str = "en") -> tuple[Text, Text]:
-        """The two lines inside the border."""
+    def word(self, lang: str = "en") -> str:
+        """The bottom border's word."""
+        status = self.status
+        return status if status in STATUSES else text(lang, f"feat.state.{status}")
+
+    def body(self, lang: str = "en", width: int = 0) -> tuple[Text, Text]:
+        """The two lines inside the border (`width`: the columns they get, 0 for any)."""
+        found = self.availability
+        if found is not None:
+            lines = self._feature_body(found, lang, width)
+            if lines is not None:
+                return lines
         occ = self.occupancy
         first, second = Text(), Text()
         held = occ.holders
@@ -72,6 +95,10 @@ class Cell:
                 first.append(f" · {memory}", style="dim")
             if occ.admin_claims:
                 second.append(text(lang, "cell.admin", claim=occ.admin_claims[0].name), style="dim")
+            elif found is not None and found.taints:  # a taint that only informs (effect None)
+                second.append(str(found.taints[0]), style="dim")
+            elif occ.device.multiple:
+                second.append(text(lang, "feat.cell.shareable"), style="dim")
             return first, second
         first.append(text(lang, "cell.claim"), style="dim")
         first.append(", ".join(c.name for c in held), style="bold")
@@ -83,6 +110,68 @@ class Cell:
             second.append(text(lang, "cell.no-pod"), style="dim italic")
         return first, second
 
+    def _claims(self, lang: str) -> Text:
+        line = Text()
+        line.append(text(lang, "cell.claim"), style="dim")
+        line.append(", ".join(c.name for c in self.occupancy.holders), style="bold")
+        return line
+
+    def _feature_body(self, found: Availability, lang: str, width: int) -> tuple[Text, Text] | None:
+        """The key fact of a device a 1.36 feature decides about; None: the plain lines."""
+        state = found.state
+        if state in ("binding", "binding-failed"):
+            failed = state == "binding-failed"
+            names = ", ".join(found.binding_failed if failed else found.binding_pending)
+            words = text(
+                lang, "feat.cell.failed" if failed else "feat.cell.waits", conditions=names
+            )
+            if width and cell_len(words) > width:
+                words = names  # the border's word says binding; the names are the fact
+            return Text(words, "bold red" if failed else "bold yellow"), self._claims(lang)
+        if self.occupancy.device.multiple and self.occupancy.holders:
+            return self._shares(found, lang), self._claims(lang)
+        if state == "blocked":
+            return self._blocked(found, lang)
+        if state == "tainted":
+            return self._tainted(found, lang, width)
+        return None
+
+    def _shares(self, found: Availability, lang: str) -> Text:
+        n = len(found.shares)
+        policies = self.occupancy.device.policies
+        names = list(found.capacity_left)
+        name = next((c for c in names if c in policies), names[0] if names else "")
+        if not name:  # shared, but with no capacity to count
+            return Text(text(lang, "feat.cell.shares.count", n=n), "bold")
+        left = format_quantity(found.capacity_left[name])
+        key = "feat.cell.shares.one" if n == 1 else "feat.cell.shares"
+        return Text(text(lang, key, n=n, left=left), "bold")
+
+    def _blocked(self, found: Availability, lang: str) -> tuple[Text, Text]:
+        if found.blocked_by:
+            device = found.blocked_by[0].device
+            if len(found.blocked_by) > 1:
+                device += f" +{len(found.blocked_by) - 1}"
+            first = Text(text(lang, "feat.cell.blocked-by", device=device), "bold")
+        else:
+            first = Text(text(lang, "feat.cell.blocked"), "bold")
+        counters = ", ".join(dict.fromkeys(c.rsplit("/", 1)[-1] for c in found.short_counters))
+        return first, Text(text(lang, "feat.cell.short", counters=counters), "dim")
+
+    def _tainted(self, found: Availability, lang: str, width: int) -> tuple[Text, Text]:
+        taints = found.blocking_taints
+        first = taints[0]
+        more = f" +{len(taints) - 1}" if len(taints) > 1 else ""
+        note = text(lang, "feat.cell.toleration")
+        whole = f"{first}{more}"
+        if not width or cell_len(whole) <= width:
+            return Text(whole, "bold"), Text(note, "dim")
+        # Too long for one line: split it where it still reads as one taint, whole.
+        value = f"={first.value}" if first.value else ""
+        if cell_len(f"{first.key}{value}:") <= width:
+            return Text(f"{first.key}{value}:", "bold"), Text(f"{first.effect}{more}", "bold")
+        return Text(first.key, "bold"), Text(f"{value}:{first.effect}{more}", "bold")
+
     def title(self, lang: str = "en") -> str:
         flag = f" {MARK} {short(self.warnings, lang)}" if self.warnings else ""
         return f"{self.occupancy.device.name}{flag}"
@@ -90,7 +179,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class Group:
-    """Devices of one node and pool, under a one-line title."""
+    """Devices of one node and pool (or of one counter set: one physical device), under a
+    one-line title."""
 
     title: Text
     devices: tuple[DeviceId, ...]
@@ -150,8 +240,8 @@ class DeviceCanvas(ScrollView, can_focus=False):
     """Draws the cells; the grid pane owns the data, the cursor and the keys."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        *(f"canvas--{status}" for status in STATUSES),
-        *(f"canvas--{status}-edge" for status in STATUSES),
+        *(f"canvas--{status}" for status in STATES),
+        *(f"canvas--{status}-edge" for status in STATES),
         "canvas--title",
         "canvas--warned",
         "canvas--cursor",
@@ -257,7 +347,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         return self.get_component_rich_style(*names)
 
     def _draw(self, cell: Cell, width: int) -> list[list[Segment]]:
-        status = cell.status if cell.status in STATUSES else "free"
+        status = cell.status if cell.status in STATES else "free"
         body = self._style(f"canvas--{status}")
         edge = self._style(f"canvas--{status}-edge")
         if cell.marked:
@@ -273,11 +363,13 @@ class DeviceCanvas(ScrollView, can_focus=False):
         title.truncate(max(0, width - 6), overflow="ellipsis")
         top = [Segment("╭─ ", edge), Segment(title.plain, title_style)]
         top.append(Segment(" " + "─" * max(0, width - 5 - title.cell_len) + "╮", edge))
-        word = cell.status[: max(0, width - 6)]
-        bottom = [Segment("╰" + "─" * max(0, width - 5 - len(word)) + " ", edge)]
+        word_text = Text(cell.word(self.lang))
+        word_text.truncate(max(0, width - 6))
+        word = word_text.plain
+        bottom = [Segment("╰" + "─" * max(0, width - 5 - cell_len(word)) + " ", edge)]
         bottom += [Segment(word, edge + Style(bold=True)), Segment(" ─╯"[: width - 1], edge)]
         lines = [top]
-        for body_line in cell.body(self.lang):
+        for body_line in cell.body(self.lang, inner):
             body_line.truncate(inner, overflow="ellipsis", pad=True)
             middle = [Segment("│ ", edge), *self._segments(body_line, body), Segment(" │", edge)]
             lines.append(middle)

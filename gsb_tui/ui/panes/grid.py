@@ -1,13 +1,16 @@
-"""The device grid: one cell per published device, grouped by node and pool.
+"""The device grid: one cell per published device, grouped by node and pool, or by counter set
+where a pool shares counters out (the partitions of one physical device are one group).
 
-A cell says its state in words (free / allocated / reserved / shared) as well as colour, names
-the claim holding the device and the pods using it. Any number of devices scrolls; the cells
-are drawn by one DeviceCanvas (device_canvas.py), only the rows on screen.
+A cell says its state in words (free / allocated / reserved / shared, or blocked / tainted /
+full / binding / binding-failed where DraView.state says so) as well as colour, names the claim
+holding the device and the pods using it. Any number of devices scrolls; the cells are drawn by
+one DeviceCanvas (device_canvas.py), only the rows on screen.
 """
 
 from __future__ import annotations
 
-from itertools import groupby
+from collections import Counter
+from fractions import Fraction
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,7 +18,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from gsb_tui.dra.model import Claim, DeviceId
+from gsb_tui.dra.availability import CounterLedger, format_quantity
+from gsb_tui.dra.model import Claim, Device, DeviceId, Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
@@ -82,14 +86,19 @@ class DeviceGrid(Pane, can_focus=True):
         cells: dict[DeviceId, Cell] = {}
         for device in view.devices:
             occ = view.occupancy[device.id]
+            avail = view.availability.get(device.id)
             warned = flags.by_device.get(device.id, ())
             cell = self.cells.get(device.id)
             if cell is None:
-                cell = Cell(occ, warned)
-            elif occ is not cell.occupancy or warned != cell.warnings:
-                if occ != cell.occupancy or warned != cell.warnings:
+                cell = Cell(occ, warned, availability=avail)
+            elif (
+                occ is not cell.occupancy
+                or warned != cell.warnings
+                or avail is not cell.availability
+            ):
+                if occ != cell.occupancy or warned != cell.warnings or avail != cell.availability:
                     changed.append(device.id)
-                cell.occupancy, cell.warnings = occ, warned
+                cell.occupancy, cell.warnings, cell.availability = occ, warned, avail
             cells[device.id] = cell
         self.cells = canvas.cells = cells
         self.order = [d.id for d in view.devices]
@@ -104,22 +113,51 @@ class DeviceGrid(Pane, can_focus=True):
 
     def _groups(self, view: DraView) -> tuple[Group, ...]:
         generations = {(s.driver, s.pool): s.generation for s in view.slices}
+        slices = {s.name: s for s in view.slices}
+        keyed: dict[tuple[str, ...], list[DeviceId]] = {}
+        for device in view.devices:
+            keyed.setdefault(_group_key(view, device, slices), []).append(device.id)
         groups = []
-        for (node, driver, pool), devices in groupby(
-            view.devices, key=lambda d: (d.node, d.id.driver, d.id.pool)
-        ):
-            ids = tuple(d.id for d in devices)
+        for key, ids in keyed.items():
             title = Text(no_wrap=True, overflow="ellipsis")
-            title.append("node ", style="dim")
-            title.append(node or "(network)", style="bold")
-            if pool != node:
+            if key[0] == "counters":
+                _, node, driver, pool, counter_set = key
+                self._counter_title(title, view.counters[(driver, pool, counter_set)])
+                title.append(" · node ", style="dim")
+                title.append(node or "-")
                 title.append(" pool ", style="dim")
                 title.append(pool)
+            else:
+                _, node, driver, pool = key
+                if node.startswith("@"):  # no node: where the slice's devices are reachable
+                    where = node[1:]
+                    title.append(text(self.lang, f"feat.where.{where}"), style="bold")
+                else:
+                    title.append("node ", style="dim")
+                    title.append(node or "(network)", style="bold")
+                if pool != node:
+                    title.append(" pool ", style="dim")
+                    title.append(pool)
             generation = generations.get((driver, pool), 0)
             count = text(self.lang, "grid.group-count", n=len(ids))
             title.append(f" · {driver} · gen {generation} · {count}", style="dim")
-            groups.append(Group(title, ids))
+            groups.append(Group(title, tuple(ids)))
         return tuple(groups)
+
+    def _counter_title(self, title: Text, ledger: CounterLedger) -> None:
+        """The set and each counter's use: gpu-0-counters · memory 40Gi used · 40Gi left."""
+        title.append(ledger.name, style="bold")
+        for counter, total in ledger.total.items():
+            used, left = ledger.used.get(counter, Fraction(0)), ledger.left(counter)
+            words = text(
+                self.lang,
+                "feat.group.counter",
+                counter=counter,
+                used=format_quantity(used),
+                left=format_quantity(left),
+            )
+            title.append(" · ", style="dim")
+            title.append(words, style="red" if left <= 0 < total else "")
 
     def _show_ledger(self, view: DraView) -> None:
         ledger = view.ledger()
@@ -133,6 +171,17 @@ class DeviceGrid(Pane, can_focus=True):
                 free=ledger.free,
             )
         )
+        if ledger.unavailable:  # published, not held, and still not allocatable: say why
+            states = Counter(view.state(d) for d in ledger.unavailable)
+            for state, style in (("blocked", "dim red"), ("tainted", "red")):
+                count = states.pop(state, 0)
+                if count:
+                    line.append(" · ")
+                    line.append(text(self.lang, f"feat.ledger.{state}", n=count), style=style)
+            rest = sum(states.values())
+            if rest:
+                line.append(" · ")
+                line.append(text(self.lang, "feat.ledger.unavailable", n=rest), style="dim red")
         line.append("\n")
         if ledger.pending_keys:
             pods = ", ".join(name for _, name in ledger.pending_keys)
@@ -202,3 +251,22 @@ class DeviceGrid(Pane, can_focus=True):
 
     def action_move_row(self, step: int) -> None:
         self.action_move(step * self.columns)
+
+
+def _group_key(view: DraView, device: Device, slices: dict[str, Slice]) -> tuple[str, ...]:
+    """("counters", node, driver, pool, set) for a device consuming a counter set its pool
+    shares; else ("node", node, driver, pool), node "@<where>" for a slice with no node."""
+    driver, pool = device.id.driver, device.id.pool
+    for use in device.consumes:
+        if (driver, pool, use.counter_set) in view.counters:
+            return ("counters", device.node, driver, pool, use.counter_set)
+    node = device.node
+    if not node:
+        found = slices.get(device.slice_name)
+        where = found.where if found is not None else ""
+        if device.all_nodes:
+            where = "all-nodes"
+        elif device.node_selector:
+            where = "node-selector"
+        node = f"@{where}" if where else ""
+    return ("node", node, driver, pool)

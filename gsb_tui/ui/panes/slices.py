@@ -1,5 +1,7 @@
 """Slices: what each driver published (pool, generation, devices with attributes and capacity),
-beside the node's allocatable, where DRA devices never appear (the point of lab step 2)."""
+beside the node's allocatable, where DRA devices never appear (the point of lab step 2). Where a
+driver uses DRA 1.36 fields: the pool's shared counters and their use, each device's
+consumesCounters, taints and binding conditions, and where a slice without a node reaches."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from gsb_tui.dra.model import Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
+from gsb_tui.ui.features import counter_lines, device_features, slice_where
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.words import text
 
@@ -34,20 +37,20 @@ def _facts(out: Text, fields: Sequence[tuple[str, str]]) -> Text:
     return out
 
 
-def slice_title(s: Slice) -> Text:
+def slice_title(s: Slice, lang: str = "en") -> Text:
     out = Text(overflow="fold")
     out.append(s.name, style="bold")
     out.append("\n")
-    fields = [("driver", s.driver), ("node", s.node or "-"), ("pool", s.pool)]
+    fields = [("driver", s.driver), ("node", slice_where(s, lang)), ("pool", s.pool)]
     fields += [("generation", str(s.generation)), ("devices", str(len(s.devices)))]
     return _facts(out, fields)
 
 
-def slice_line(view: DraView, s: Slice) -> Text:
+def slice_line(view: DraView, s: Slice, lang: str = "en") -> Text:
     """One slice in one line (many slices): where it is, its generation and device count."""
     # The facts first and the (long, generated) name last, so a narrow pane cuts the name.
     out = Text(no_wrap=True, overflow="ellipsis")
-    fields = [("node", s.node or "-")] + ([("pool", s.pool)] if s.pool != s.node else [])
+    fields = [("node", slice_where(s, lang))] + ([("pool", s.pool)] if s.pool != s.node else [])
     fields += [("gen", str(s.generation)), ("devices", str(len(s.devices)))]
     _facts(out, fields)
     out.append(f"  {s.name}", style="dim")
@@ -60,7 +63,7 @@ def slice_list(view: DraView, slices: Sequence[Slice], lang: str) -> Text:
     out = Text()  # one line per slice however narrow: see `.slices-text.compact` in gsb.tcss
     out.append(text(lang, "slices-compact", count=len(slices)) + "\n", style="dim italic")
     for s in slices:
-        out.append_text(slice_line(view, s))
+        out.append_text(slice_line(view, s, lang))
         out.append("\n")
     out.rstrip()
     return out
@@ -117,6 +120,24 @@ def device_table(s: Slice) -> Table:
     return table
 
 
+def feature_table(s: Slice) -> Table | None:
+    """The devices' DRA 1.36 fields, one row per field (None: no device uses any)."""
+    rows = [
+        (device.name, field, value)
+        for device in s.devices
+        for field, value in device_features(device, s.per_device_node_selection)
+    ]
+    if not rows:
+        return None
+    table = Table(box=None, pad_edge=False, show_header=False, show_edge=False)
+    table.add_column(no_wrap=True, min_width=6)
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(overflow="fold")
+    for name, field, value in rows:
+        table.add_row(name, field, value)
+    return table
+
+
 def allocatable_table(view: DraView, node: str, lang: str) -> Table:
     table = Table(
         box=None,
@@ -145,14 +166,18 @@ class SlicesScroll(VerticalScroll):
 
 def slice_parts(view: DraView, s: Slice, lang: str, wide: bool) -> list[RenderableType]:
     """What one slice shows: title, shared values, devices (beside the node's allocatable)."""
-    parts: list[RenderableType] = [slice_title(s)]
+    parts: list[RenderableType] = [slice_title(s, lang)]
     if s in view.stale_slices:
         parts.append(Text("older pool generation: not counted", style="yellow"))
+    for line in counter_lines(view, s, lang):
+        parts.append(Text(line, style="cyan", overflow="fold"))
     shared = common_values(s)
     if shared.plain:
         parts.append(shared)
     devices = device_table(s)
-    if s.node and s in view.slices:
+    if s.shared_counters and not s.devices:
+        pass  # a counter-only slice: its counter lines above are all it has
+    elif s.node and s in view.slices:
         alloc = allocatable_table(view, s.node, lang)
         if wide:
             side = Table.grid(padding=(0, 3))
@@ -162,6 +187,9 @@ def slice_parts(view: DraView, s: Slice, lang: str, wide: bool) -> list[Renderab
             parts.extend([devices, Text(""), alloc])
     else:
         parts.append(devices)
+    features = feature_table(s)
+    if features is not None:
+        parts.append(features)
     parts.append(Text(""))
     return parts
 
@@ -210,7 +238,12 @@ class SlicesPane(Pane):
             nodes = view.snapshot.state(Kind.NODES).phase if not alloc else ""
         else:
             alloc, nodes = (), ""
-        return (s, stale, alloc, nodes, wide)
+        counters = tuple(
+            (c.name, tuple(found.used.items()) if found is not None else ())
+            for c in s.shared_counters
+            for found in (view.counters.get((s.driver, s.pool, c.name)),)
+        )
+        return (s, stale, alloc, nodes, wide, counters)
 
     def _render_slices(self) -> None:
         view = self.view
