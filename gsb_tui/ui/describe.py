@@ -194,6 +194,10 @@ def claim_details(
             out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
             if pod.node:
                 out.append(f" {text(lang, 'on-node', node=pod.node)}", style="dim")
+            if pod.disruption:  # e.g. a NoExecute device taint evicting it
+                out.append(
+                    f" {text(lang, 'pod.evicting', reason=pod.disruption)}", style="bold red"
+                )
             out.append("\n")
             # a pending pod's scheduler message is under "Why pending"
     found = claim_warnings(claim, pods, warnings)

@@ -524,3 +524,29 @@ async def _on_partitions(pilot: Pilot[Any]) -> None:
 def test_features_dashboard(snap_compare: SnapCompare, size: tuple[int, int], lang: str) -> None:
     app = make_app(SnapshotSource(features_snapshot()), lang)
     assert snap_compare(app, terminal_size=size, run_before=_on_partitions)
+
+
+def test_taint_rules_said_plainly_when_served_or_not() -> None:
+    """The Slices pane's subtitle: how many DeviceTaintRules taint devices (and whether one is
+    evicting), or that the API is not served, so only slice taints count."""
+    import dataclasses
+
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.snapshot import Kind, KindState
+    from gsb_tui.ui.panes.slices import taint_rules_note
+    from gsb_tui.words import text
+    from tests.recorded import profile_snap
+
+    recorded = profile_snap("taints", "evicted")
+    view = build_view(recorded)
+    assert view.taint_rules, "the taints recording holds its DeviceTaintRule"
+    for lang in ("en", "ko"):
+        note = taint_rules_note(view, lang)
+        assert note.startswith(text(lang, "rules.count", n=len(view.taint_rules)))
+    states = {**recorded.states, Kind.TAINT_RULES: KindState("not-served", "404")}
+    unserved = dataclasses.replace(
+        recorded,
+        states=states,
+        objects={k: v for k, v in recorded.objects.items() if k is not Kind.TAINT_RULES},
+    )
+    assert taint_rules_note(build_view(unserved), "en") == text("en", "rules.not-served")

@@ -29,6 +29,19 @@ SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devic
 DETAILED_SLICES_MAX = 12
 
 
+def taint_rules_note(view: DraView, lang: str) -> str:
+    """What the DeviceTaintRules API says: not served (only slice taints count then), or how
+    many rules taint devices and whether one is evicting pods."""
+    state = view.snapshot.state(Kind.TAINT_RULES)
+    if state.phase == "not-served":
+        return text(lang, "rules.not-served")
+    if not view.taint_rules:
+        return ""
+    evicting = sum(1 for r in view.taint_rules if r.eviction_in_progress)
+    note = text(lang, "rules.count", n=len(view.taint_rules))
+    return note + (" · " + text(lang, "rules.evicting", n=evicting) if evicting else "")
+
+
 def _facts(out: Text, fields: Sequence[tuple[str, str]]) -> Text:
     """Append "  label value" pairs (labels dim, the device count bold)."""
     for index, (label, value) in enumerate(fields):
@@ -224,7 +237,9 @@ class SlicesPane(Pane):
         if notice is None and not view.slices:
             notice = text(self.lang, "no-slices")
         self.set_notice(notice)
-        self.set_subtitle(stale_note(snap, Kind.SLICES, self.lang))
+        self.set_subtitle(
+            stale_note(snap, Kind.SLICES, self.lang) or taint_rules_note(view, self.lang)
+        )
         self._render_slices()
 
     def on_resize(self, event: events.Resize) -> None:
