@@ -344,3 +344,49 @@ def test_match_attribute_needs_one_value_with_enough_devices_for_every_request()
     disjoint = {"a": devices[: len(devices) // 2], "b": devices[len(devices) // 2 :]}
     assert not match_attribute_fits(uuid, disjoint, counts)
     assert match_attribute_fits(model, disjoint, counts)
+
+
+def _request(driver: str, **exactly: Any) -> Any:
+    (request,) = parse_requests(
+        {
+            "devices": {
+                "requests": [{"name": "gpu", "exactly": {"deviceClassName": driver, **exactly}}]
+            }
+        }
+    )
+    return request
+
+
+def test_capacity_asked_of_a_device_that_is_not_shared_must_fit_it() -> None:
+    """The scheduler checks capacity requests on every device (tests/e2e/test_capacity_oracle)."""
+    v = build_view(snap("step-0"))  # the lab's shape: no 1.36 feature on any device
+    device = v.devices[0]
+    memory = quantity(device.capacity["memory"]) or Fraction(0)
+    fits = _request(v.lab_driver(), capacity={"requests": {"memory": format_quantity(memory)}})
+    more = dataclasses.replace(fits, capacity={"memory": format_quantity(memory + GI)})
+    other = dataclasses.replace(fits, capacity={"links": "1"})
+    assert v.why_not(device.id, fits) is None
+    assert v.why_not(device.id, more) == v.why_not(device.id, other) == "capacity"
+    assert set(v.blockers(more).values()) == {"capacity"} and not v.allocatable(more)
+
+
+def test_a_capacity_without_a_default_is_taken_whole_when_not_asked() -> None:
+    whole = Fraction(80 * GI)
+    assert share_for(None, "", whole) == share_for(RequestPolicy(), "", whole) == whole
+    assert share_for(None, "3Gi", whole) == 3 * GI  # asked: what is asked
+    assert share_for(RequestPolicy(default="10Gi"), "", whole) == 10 * GI
+
+
+def test_admin_access_gets_a_held_device_unless_its_counters_are_used() -> None:
+    base = snap("step-3")
+    _, held = _held(base)
+    plain = build_view(base)
+    device = next(d.id for d in plain.devices if d.name == held)
+    admin = _request(plain.lab_driver(), adminAccess=True)
+    assert plain.why_not(device) == "held" and plain.why_not(device, admin) is None
+    partitioned, _ = _partitioned(base, held)
+    v = build_view(partitioned)
+    found = v.availability[device]
+    assert found.state != "blocked" and found.short_counters == ()
+    assert found.again_short == ("gpu-counters/memory",)
+    assert v.why_not(device, admin) == "counters"  # its own use left no counters for it
