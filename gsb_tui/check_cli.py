@@ -12,6 +12,7 @@ import sys
 
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.words import localize
 
 EXIT_NOT_GREEN = 1
 EXIT_UNREACHABLE = 2
@@ -24,7 +25,7 @@ def run_check(args: argparse.Namespace, target: Target, lang: str) -> int:
         if args.json:
             print(json.dumps({"ok": False, "error": str(exc), "steps": []}, ensure_ascii=False))
         else:
-            print(f"gsb-tui check: {exc}", file=sys.stderr)
+            print(f"gsb-tui check: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNREACHABLE
     from gsb_tui.dra.view import build_view
     from gsb_tui.lab.findings import findings

@@ -7,27 +7,39 @@ so `--help`, `check` and `cluster` start fast.
 from __future__ import annotations
 
 import argparse
-import asyncio
+import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import ClassVar, NoReturn, cast
 
 from gsb_tui import __version__
+from gsb_tui.cli_io import EXIT_INTERRUPTED, EXIT_USAGE, finish, guarded_stdio
 from gsb_tui.words import LANGS, choose_lang, text
 
 DEFAULT_LAB_DIR = Path("/root/gsb-dra")
 EXIT_UNREACHABLE = 2
 
 
-def demo_recording() -> Path:
-    """The recording --demo replays: shipped in the wheel, or the test fixture in a checkout."""
+def _demo_dirs() -> tuple[Path, ...]:
+    """Where the demo recordings are: shipped in the wheel, or the test fixtures in a checkout."""
     here = Path(__file__).resolve().parent
-    for candidate in (
-        here / "data" / "lab.jsonl",
-        here.parent / "tests" / "fixtures" / "lab.jsonl",
-    ):
-        if candidate.is_file():
-            return candidate
+    return (here / "data", here.parent / "tests" / "fixtures")
+
+
+def demo_names() -> list[str]:
+    """What `--demo NAME` takes: the lab, and each profile recording (`record-profile`)."""
+    found = {p.stem for d in _demo_dirs() for p in (d / "profiles").glob("*.jsonl")}
+    return ["lab", *sorted(found - {"lab"})]
+
+
+def demo_recording(name: str = "lab") -> Path:
+    """The recording --demo replays: the lab's, or tests/fixtures/profiles/<name>.jsonl."""
+    relative = Path("lab.jsonl") if name == "lab" else Path("profiles", f"{name}.jsonl")
+    for directory in _demo_dirs():
+        if (directory / relative).is_file():
+            return directory / relative
     raise FileNotFoundError(text("en", "cli.no-demo"))
 
 
@@ -38,7 +50,12 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml)",
     )
-    p.add_argument("--context", default=None, help="kubeconfig context (default: current)")
+    p.add_argument(
+        "--context",
+        type=_name(UsageParser.lang),
+        default=None,
+        help="kubeconfig context (default: current)",
+    )
     p.add_argument("-n", "--namespace", default="dra-lab", help="lab namespace (default dra-lab)")
     p.add_argument(
         "--lang",
@@ -48,16 +65,86 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class UsageParser(argparse.ArgumentParser):
+    """argparse, except that a usage error exits 64 (EX_USAGE): 2 means the cluster."""
+
+    lang: ClassVar[str] = "en"  # set by build_parser, for the messages of every subparser
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        message = " ".join(message.split())
+        self.exit(
+            EXIT_USAGE, text(self.lang, "cli.usage-error", prog=self.prog, message=message) + "\n"
+        )
+
+
+def _speed(lang: str) -> Callable[[str], float]:
+    from gsb_tui.kube.source import MAX_SPEED
+
+    def parse(value: str) -> float:
+        try:
+            speed = float(value)
+        except ValueError:
+            speed = math.nan
+        if not math.isfinite(speed) or not 0 <= speed <= MAX_SPEED:
+            raise argparse.ArgumentTypeError(
+                text(lang, "cli.bad-speed", value=value, max=f"{MAX_SPEED:g}")
+            )
+        return speed
+
+    return parse
+
+
+def _lab_dir(lang: str) -> Callable[[str], Path]:
+    def parse(value: str) -> Path:
+        path = Path(value)
+        try:
+            is_dir = not os.path.exists(path) or os.path.isdir(path)
+        except ValueError:  # a NUL in the path
+            is_dir = False
+        if not is_dir:
+            raise argparse.ArgumentTypeError(text(lang, "cli.not-a-directory", path=value))
+        return path
+
+    return parse
+
+
+def _name(lang: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if not value.strip():
+            raise argparse.ArgumentTypeError(text(lang, "cli.empty-name"))
+        return value
+
+    return parse
+
+
+def _early_lang(argv: Sequence[str] | None) -> str:
+    """The language for what is said before (or while) the arguments are parsed."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    chosen = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            chosen = args[i + 1]
+        elif arg.startswith("--lang="):
+            chosen = arg.split("=", 1)[1]
+    return choose_lang(chosen if chosen in LANGS else None)
+
+
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    UsageParser.lang = lang
+    parser = UsageParser(
         prog="gsb-tui",
         description="Watch Kubernetes DRA live: slices, devices, claims, pods, the lab checklist.",
+        epilog=text(lang, "cli.exit-codes"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gsb-tui {__version__}")
     add_target_args(parser)
     parser.add_argument(
         "--lab-dir",
-        type=Path,
+        type=_lab_dir(lang),
         default=DEFAULT_LAB_DIR,
         help=f"the learner's answer files (default {DEFAULT_LAB_DIR})",
     )
@@ -66,12 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         default=None,
-        metavar="RECORDING",
-        help="replay a recording made on a real cluster (default: the lab)",
+        metavar="NAME|RECORDING",
+        help="replay a recording made on a real cluster: the lab (default), a profile's "
+        f"({', '.join(demo_names()[1:])}) or a file",
     )
     parser.add_argument(
         "--speed",
-        type=float,
+        type=_speed(lang),
         default=1.0,
         help="demo replay speed (2 = twice as fast, 0 = instant)",
     )
@@ -79,11 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from gsb_tui.cluster import cli as cluster_cli
 
-    cluster_cli.add_parser(sub)
+    cluster_cli.add_parser(cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub))
 
     check = sub.add_parser("check", help="judge the lab steps once and print the verdicts")
     add_target_args(check)
-    check.add_argument("--lab-dir", type=Path, default=DEFAULT_LAB_DIR)
+    check.add_argument("--lab-dir", type=_lab_dir(lang), default=DEFAULT_LAB_DIR)
     check.add_argument(
         "--step",
         type=int,
@@ -100,12 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
         "expression", help="CEL, e.g. \"device.attributes['gpu.example.com'].index == 7\""
     )
     match.add_argument(
-        "--class", dest="device_class", default=None, help="also apply this DeviceClass's selectors"
+        "--class",
+        dest="device_class",
+        type=_name(lang),
+        default=None,
+        help="also apply this DeviceClass's selectors",
     )
 
     record = sub.add_parser("record", help="record the live watch stream to a file (Ctrl-C stops)")
     add_target_args(record)
     record.add_argument("out", type=Path)
+    record.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     return parser
 
 
@@ -120,13 +213,20 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
 
     source: ChangeSource
     if args.demo is not None:
+        names = demo_names()
         try:
-            path = Path(args.demo) if args.demo else demo_recording()
+            name = args.demo or "lab"
+            path = demo_recording(name) if name in names else Path(args.demo)
         except FileNotFoundError:
             print(f"gsb-tui: {text(lang, 'cli.no-demo')}", file=sys.stderr)
             return 1
         if not path.is_file():
-            print(f"gsb-tui: {text(lang, 'cli.no-recording', path=path)}", file=sys.stderr)
+            words = (
+                text(lang, "cli.no-recording", path=path)
+                if path.suffix or len(path.parts) > 1  # meant as a file
+                else text(lang, "cli.unknown-demo", name=args.demo, names=", ".join(names))
+            )
+            print(f"gsb-tui: {words}", file=sys.stderr)
             return 1
         speed = max(0.0, args.speed)
         # Speed 0 jumps to the end and holds it; looping instantly would only burn CPU.
@@ -137,34 +237,44 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
         source = LiveSource(_target(args))
     from gsb_tui.ui.run import run_dashboard as run_ui
 
-    return run_ui(source, args.lab_dir, lang)
+    code = run_ui(source, args.lab_dir, lang)
+    if isinstance(source, ReplaySource) and source.stats.bad_lines:
+        words = text(
+            lang,
+            "recording.skipped",
+            path=source.path,
+            count=source.stats.bad_lines,
+            line=source.stats.first_bad,
+        )
+        print(f"gsb-tui: {words}", file=sys.stderr)
+    return code
 
 
 def run_record(args: argparse.Namespace, lang: str) -> int:
-    from gsb_tui.kube.live import LiveSource
-    from gsb_tui.kube.recording import Recorder
+    from gsb_tui.record_cli import run_record as record
 
-    source = LiveSource(_target(args))
-    if source.config_error:
-        print(f"gsb-tui record: {source.config_error}", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    try:
-        with args.out.open("w", encoding="utf-8") as fh:
-            recorder = Recorder(fh)
-            words = text(lang, "cli.recording", server=source.info.server, path=args.out)
-            print(words, file=sys.stderr)
-            asyncio.run(source.run(recorder.write))
-    except KeyboardInterrupt:
-        print(text(lang, "cli.saved", path=args.out), file=sys.stderr)
-    except OSError as exc:
-        words = text(lang, "cli.cannot-write", path=args.out, error=exc.strerror)
-        print(f"gsb-tui record: {words}", file=sys.stderr)
-        return 1
-    return 0
+    return record(args, _target(args), lang)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    """Run gsb-tui and return its exit code (`--help` lists them; gsb_tui/cli_io.py)."""
+    lang = _early_lang(argv)
+    with guarded_stdio() as (out, _err):
+        try:
+            code = _run(argv, lang)
+        except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (64)
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else EXIT_USAGE
+        except KeyboardInterrupt:
+            code = EXIT_INTERRUPTED
+        finally:
+            from gsb_tui.kube.exec_plugin import reap_all
+
+            reap_all()  # no credential plugin outlives gsb-tui
+        return finish(code, out, lang)
+
+
+def _run(argv: Sequence[str] | None, parse_lang: str) -> int:
+    parser = build_parser(parse_lang)
     args = parser.parse_args(argv)
     lang = choose_lang(getattr(args, "lang", None))  # the one place the language is chosen
     try:
@@ -184,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_record(args, lang)
         return run_dashboard(args, lang)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

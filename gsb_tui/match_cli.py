@@ -42,6 +42,12 @@ def _with_driver(exc: CelCompileError, expression: str, target: Target) -> CelCo
     return exc
 
 
+def _one_line(message: str) -> str:
+    """An evaluation error on one line (a regex error spans several, with a caret line)."""
+    lines = (line.strip() for line in message.splitlines())
+    return " ".join(line for line in lines if line.strip("^~ "))
+
+
 def _say(lang: str, key: str, **values: object) -> None:
     print(f"gsb-tui match: {text(lang, key, **values)}", file=sys.stderr)
 
@@ -62,7 +68,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
     try:
         snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES, Kind.CLASSES)))
     except (KubeconfigError, Unreachable) as exc:
-        print(f"gsb-tui match: {exc}", file=sys.stderr)
+        print(f"gsb-tui match: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNREACHABLE
     for kind in (Kind.SLICES, Kind.CLASSES):
         state = snapshot.state(kind)
@@ -92,7 +98,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
     for device in view.devices:
         outcome = outcomes[device.id]
         verdict = (
-            f"error: {outcome.error}"
+            f"error: {_one_line(str(outcome.error))}"
             if outcome.error
             else "match"
             if outcome.matched

@@ -12,6 +12,7 @@ from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport, make_transport
 from gsb_tui.snapshot import KINDS, Kind, KindState
+from gsb_tui.words import t
 
 # Kinds read across namespaces when RBAC allows (a device held in another namespace is not free).
 WIDE_KINDS = frozenset({Kind.CLAIMS})
@@ -34,7 +35,7 @@ class LiveSource:
                 user=self.resolved.user,
             )
         except KubeconfigError as exc:
-            self.config_error = str(exc)
+            self.config_error = exc.text
             self.info = SourceInfo(context="-", server="-", namespace=target.namespace)
 
     def _all(self, emit: Emit, phase: str, message: str) -> None:
@@ -54,9 +55,12 @@ class LiveSource:
                         namespace=self.target.namespace,
                         user=self.resolved.user,
                     )
+                command = (self.resolved.user_info.get("exec") or {}).get("command")
+                if command:  # the plugin may take a while: say what is awaited
+                    self._all(emit, "connecting", t("kube.exec.waiting", command=command))
                 api = await make_transport(self.resolved)
             except KubeconfigError as exc:
-                self.config_error = str(exc)
+                self.config_error = exc.text
                 self.resolved = None
                 self._all(emit, "error", self.config_error)
                 await asyncio.sleep(CONFIG_RETRY_S)

@@ -1,24 +1,80 @@
-"""One consistent snapshot for the headless commands (`check`, `match`, `record`)."""
+"""One consistent snapshot for the headless commands (`check`, `match`, `record`).
+
+A read is done when every kind is synced, forbidden or not served. It is hopeless, and said
+at once, when the kubeconfig cannot be used (a CA that is not PEM, an exec plugin that fails)
+or a kind reports an error retrying will not mend (credentials refused, not a Kubernetes API
+server); and after GIVE_UP_AFTER_S when every kind keeps failing (nothing listening).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.words import Text, t
 
 SETTLED = frozenset({"synced", "forbidden", "not-served"})
 FAILING = frozenset({"reconnecting", "error"})
 GIVE_UP_AFTER_S = 3.0  # every kind failing this long: the server is not there
 
+Verdict = Literal["wait", "settled", "fatal", "failing"]
+
 
 class Unreachable(RuntimeError):
-    """The cluster could not be read; the message says why."""
+    """The cluster could not be read; `text` says why, in both languages."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.text = message
+
+
+def join(parts: Sequence[str], sep: str = "; ") -> Text:
+    """Texts (or plain strings) joined, keeping both languages."""
+    en = sep.join(str(p) for p in parts)
+    ko = sep.join(p.ko if isinstance(p, Text) else str(p) for p in parts)
+    return Text(en, ko)
+
+
+class Progress:
+    """How a one-shot read of `kinds` stands, from the states they report."""
+
+    def __init__(self, kinds: Sequence[Kind], give_up_after: float | None = None) -> None:
+        self.kinds = tuple(kinds)
+        self.give_up_after = GIVE_UP_AFTER_S if give_up_after is None else give_up_after
+        self._failing_since: float | None = None
+
+    def judge(self, snap: Snapshot, now: float | None = None) -> Verdict:
+        phases = [snap.state(k).phase for k in self.kinds]
+        if all(p in SETTLED for p in phases):
+            return "settled"
+        if any(p == "error" for p in phases):
+            return "fatal"
+        if all(p in FAILING for p in phases):
+            now = time.monotonic() if now is None else now
+            if self._failing_since is None:
+                self._failing_since = now
+            if now - self._failing_since >= self.give_up_after:
+                return "failing"
+        else:
+            self._failing_since = None
+        return "wait"
+
+    def reason(self, snap: Snapshot) -> Text:
+        """The distinct messages of the kinds not settled (errors first), or "no answer"."""
+        states = [snap.state(k) for k in self.kinds]
+        ordered = sorted(states, key=lambda s: (s.phase != "error", str(s.message)))
+        messages: list[str] = []
+        for state in ordered:
+            if state.phase not in SETTLED and state.message and state.message not in messages:
+                messages.append(state.message)
+        return join(messages) if messages else t("kube.no-answer")
 
 
 async def fetch_snapshot(
@@ -30,37 +86,42 @@ async def fetch_snapshot(
     source = LiveSource(target, kinds)
     if source.config_error:
         raise KubeconfigError(source.config_error)
-    settled = asyncio.Event()
-    failing_since: list[float] = []
+    progress = Progress(kinds)
+    done = asyncio.Event()
+    outcome: list[Verdict | Literal["config"]] = []
 
     def emit(change: Change) -> None:
         store.apply(change)
-        snap = store.snapshot()
-        if all(snap.state(k).phase in SETTLED for k in kinds):
-            settled.set()
-        elif all(snap.state(k).phase in FAILING for k in kinds):
-            failing_since.append(time.monotonic())
-            if failing_since[-1] - failing_since[0] >= GIVE_UP_AFTER_S:
-                settled.set()
-        else:
-            failing_since.clear()
+        if done.is_set():
+            return
+        if source.config_error:
+            outcome.append("config")
+            done.set()
+            return
+        verdict = progress.judge(store.snapshot())
+        if verdict != "wait":
+            outcome.append(verdict)
+            done.set()
 
     task = asyncio.create_task(source.run(emit))
+    task.add_done_callback(lambda _task: done.set())  # run() ended early: a bug, said below
     started = time.monotonic()
     try:
-        await asyncio.wait_for(settled.wait(), timeout)
-        if failing_since:
-            raise TimeoutError
+        await asyncio.wait_for(done.wait(), timeout)
     except TimeoutError:
-        snap = store.snapshot()
-        reasons = {snap.state(k).message for k in kinds if snap.state(k).phase not in SETTLED}
-        reason = "; ".join(sorted(r for r in reasons if r)) or "no answer"
-        raise Unreachable(
-            f"cannot read the cluster at {source.info.server} within "
-            f"{time.monotonic() - started:.0f} s: {reason}"
-        ) from None
+        outcome.append("failing")
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
-    return store.snapshot()
+    if outcome and outcome[0] == "config":
+        raise KubeconfigError(source.config_error)
+    if outcome and outcome[0] == "settled":
+        return store.snapshot()
+    reason = progress.reason(store.snapshot())
+    if outcome and outcome[0] == "fatal":
+        raise Unreachable(t("kube.unusable", server=source.info.server, reason=reason))
+    seconds = f"{time.monotonic() - started:.0f}"
+    raise Unreachable(
+        t("kube.unreachable", server=source.info.server, seconds=seconds, reason=reason)
+    )

@@ -11,16 +11,22 @@ and kubernetes_asyncio's Watch, which guesses the wrong model for ResourceClaims
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import json
+import os
 import random
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
 
+from gsb_tui.kube.config import KubeconfigError
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport
 from gsb_tui.snapshot import KindInfo, KindState, Obj, Phase
+from gsb_tui.words import Text, t
 
 Emit = Callable[[Change], None]
 LIST_PAGE = 500
@@ -38,6 +44,22 @@ class HttpError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class NotKubernetes(Exception):
+    """The server answered, but not as a Kubernetes API server does; retrying will not help."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.text = message
+
+
+_REPR = re.compile(r"<[^<>]*\bobject at 0x[0-9a-fA-F]+>")
+
+
+def plain(text: str, limit: int = 300) -> str:
+    """One line, no Python object reprs, at most `limit` characters."""
+    return " ".join(_REPR.sub("", text).split())[:limit]
 
 
 def backoff(attempt: int) -> float:
@@ -101,14 +123,30 @@ class Reflector:
     async def _get(self, query: dict[str, Any], read_timeout: float) -> Any:
         resp = await self.api.get(self.path, query, CONNECT_TIMEOUT, read_timeout)
         if resp.status >= 300:
-            body = await resp.text()
+            body = await resp.text(errors="replace")
+            content_type = resp.content_type
             resp.release()
-            try:
-                message = json.loads(body).get("message", body)
-            except ValueError:
-                message = body.strip()[:200]
-            raise HttpError(resp.status, message or resp.reason or "")
+            status: Any = None
+            with contextlib.suppress(ValueError, RecursionError):
+                status = json.loads(body)
+            if resp.status == 404 and not self.info.group and not isinstance(status, dict):
+                # The core group (pods, nodes, events) is served by every API server.
+                raise NotKubernetes(
+                    t("kube.not-api-server", status=resp.status, content_type=content_type)
+                )
+            message = status.get("message") if isinstance(status, dict) else None
+            raise HttpError(resp.status, plain(str(message or body or resp.reason or "")))
         return resp
+
+    async def _json(self, resp: Any) -> dict[str, Any]:
+        """The body as a JSON object (a list or an event), or NotKubernetes."""
+        try:
+            body = await resp.json(content_type=None)
+        except (ValueError, RecursionError):
+            body = None
+        if not isinstance(body, dict):
+            raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+        return body
 
     async def list(self) -> str:
         items: list[Obj] = []
@@ -116,11 +154,14 @@ class Reflector:
         while True:
             resp = await self._get(query, 60)
             try:
-                body = await resp.json(content_type=None)
+                body = await self._json(resp)
             finally:
                 resp.release()
-            items.extend(_clean(o, self.info) for o in body.get("items") or [])
+            page = body.get("items") or []
             meta = body.get("metadata") or {}
+            if not isinstance(page, list) or not isinstance(meta, dict):
+                raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+            items.extend(_clean(o, self.info) for o in page if isinstance(o, dict))
             if meta.get("continue"):
                 query = {"limit": LIST_PAGE, "continue": meta["continue"]}
                 continue
@@ -153,14 +194,25 @@ class Reflector:
         resp = await self._get(query, seconds + READ_TIMEOUT_MARGIN)
         try:
             async for line in self._lines(resp):
-                event = json.loads(line)
+                try:
+                    event = json.loads(line)
+                except RecursionError:
+                    event = None
+                obj = event.get("object") if isinstance(event, dict) else None
+                if not isinstance(event, dict) or not isinstance(obj or {}, dict):
+                    raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
                 etype = event.get("type")
-                obj = event.get("object") or {}
+                obj = obj or {}
                 if etype == "ERROR":
                     if obj.get("code") == 410:
                         raise Gone(obj.get("message", "resourceVersion too old"))
-                    raise HttpError(int(obj.get("code") or 500), obj.get("message", "watch error"))
-                new_rv = (obj.get("metadata") or {}).get("resourceVersion")
+                    code = obj.get("code")
+                    raise HttpError(
+                        code if isinstance(code, int) else 500,
+                        plain(str(obj.get("message") or t("kube.watch-error"))),
+                    )
+                meta = obj.get("metadata")
+                new_rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
                 if new_rv:
                     rv = str(new_rv)
                 if etype in ("ADDED", "MODIFIED", "DELETED"):
@@ -187,36 +239,83 @@ class Reflector:
                     continue
                 attempts += 1
                 if exc.status == 403:
-                    self._state("forbidden", f"forbidden (RBAC): {exc}", attempts)
+                    self._state("forbidden", t("kube.forbidden", message=str(exc)), attempts)
                     await asyncio.sleep(max(10.0, backoff(attempts)))
                 elif exc.status == 404:
                     self._state(
                         "not-served",
-                        f"{self.info.api_version} {self.info.kind.value} "
-                        "is not served by this API server",
+                        t(
+                            "kube.not-served",
+                            api=self.info.api_version,
+                            kind=self.info.kind.value,
+                        ),
                         attempts,
                     )
                     await asyncio.sleep(max(10.0, backoff(attempts)))
                 elif exc.status == 401:
-                    self._state(
-                        "error", f"the API server rejected the credentials (401): {exc}", attempts
-                    )
+                    self._state("error", t("kube.unauthorized", message=str(exc)), attempts)
                     await asyncio.sleep(max(5.0, backoff(attempts)))
                 else:
-                    self._state("reconnecting", f"HTTP {exc.status}: {exc}", attempts)
+                    self._state(
+                        "reconnecting",
+                        t("kube.http", status=exc.status, message=str(exc)),
+                        attempts,
+                    )
                     await asyncio.sleep(backoff(attempts))
+            except NotKubernetes as exc:
+                attempts += 1
+                self._state("error", exc.text, attempts)
+                await asyncio.sleep(max(10.0, backoff(attempts)))
+            except KubeconfigError as exc:  # an exec plugin's credential could not be renewed
+                attempts += 1
+                self._state("error", exc.text, attempts)
+                await asyncio.sleep(max(5.0, backoff(attempts)))
             except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
                 attempts += 1
-                self._state("reconnecting", _describe(exc), attempts)
+                self._state("reconnecting", describe(exc), attempts)
                 await asyncio.sleep(backoff(attempts))
+            except Exception as exc:  # a bug here must not end the other kinds' watches
+                attempts += 1
+                error = plain(f"{type(exc).__name__}: {exc}")
+                self._state("error", t("kube.unexpected", error=error), attempts)
+                await asyncio.sleep(max(10.0, backoff(attempts)))
 
 
-def _describe(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
+def _os_reason(error: OSError | None) -> str:
+    if error is None:
+        return ""
+    if isinstance(error.errno, int) and error.errno in errno.errorcode:
+        return os.strerror(error.errno)
+    return plain(str(error.strerror or error))
+
+
+def describe(exc: BaseException) -> Text:
+    """A network failure in one plain sentence (no object reprs, no nested exception lists)."""
+    if isinstance(exc, aiohttp.ClientConnectorCertificateError):
+        cert_error = exc.certificate_error
+        reason = getattr(cert_error, "verify_message", None) or _ssl_words(cert_error)
+        return t("kube.cert-untrusted", reason=plain(str(reason)))
+    if isinstance(exc, aiohttp.ClientConnectorSSLError):
+        return t("kube.tls", reason=_ssl_words(exc.os_error))
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        where = f"{exc.host}:{exc.port}"
+        return t("kube.cannot-connect", where=where, reason=_os_reason(exc.os_error))
     if isinstance(exc, TimeoutError):
-        return "no answer from the API server (timeout)"
-    if "Connect call failed" in text or "Cannot connect" in text:
-        return f"cannot connect to the API server: {text}"
-    if "certificate" in text.lower() or "ssl" in text.lower():
-        return f"TLS problem talking to the API server: {text}"
-    return text
+        return t("kube.timeout")
+    if isinstance(exc, aiohttp.ServerDisconnectedError | aiohttp.ClientPayloadError):
+        return t("kube.disconnected")
+    if isinstance(exc, aiohttp.InvalidURL):
+        return t("kube.bad-url", url=plain(str(exc.url)))
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return t("kube.http", status=exc.status, message=plain(exc.message))
+    if isinstance(exc, OSError):
+        return t("kube.network", reason=_os_reason(exc) or type(exc).__name__)
+    return t("kube.network", reason=plain(str(exc)) or type(exc).__name__)
+
+
+def _ssl_words(error: BaseException | None) -> str:
+    reason = getattr(error, "reason", None)
+    if isinstance(reason, str) and reason:
+        return reason.replace("_", " ").lower()
+    words = str(getattr(error, "strerror", None) or error or "")
+    return plain(re.sub(r"\s*\(_ssl\.c:\d+\)", "", words)) or "TLS"

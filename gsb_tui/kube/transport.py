@@ -2,23 +2,34 @@
 
 The common kubeconfigs (k3s: client certificates; practice cluster: a token; any CA or
 insecure-skip-tls-verify) are handled here on plain aiohttp, which starts in milliseconds.
-Exec plugins and auth providers go through kubernetes_asyncio, whose import alone takes
-about half a second, so it is loaded only for them.
+Exec plugins are run here too (kube/exec_plugin.py: a timeout, always reaped). Only legacy
+auth providers go through kubernetes_asyncio, whose import alone takes about half a second,
+so it is loaded only for them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
+import re
 import ssl
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
 
+from gsb_tui.kube.bounded import MIB, Refused, read_capped
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
+from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
+from gsb_tui.words import Text, t
+
+MATERIAL_LIMIT = MIB  # a certificate, key or token file
+EXEC_RETRY_S = 5.0  # a failed or refused plugin credential is not asked for again sooner
+_SSL_WHERE = re.compile(r"\s*\(_ssl\.c:\d+\)")
 
 
 class Transport(Protocol):
@@ -29,71 +40,95 @@ class Transport(Protocol):
     async def close(self) -> None: ...
 
 
-def _named(items: Any, name: str) -> dict[str, Any]:
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and item.get("name") == name:
-            return item
-    return {}
-
-
-def _material(section: Mapping[str, Any], key: str, base: Path) -> bytes | None:
-    """`<key>-data` (base64) or `<key>` (a path, relative to the kubeconfig's folder)."""
+def _material(section: Mapping[str, Any], key: str) -> bytes | None:
+    """`<key>-data` (base64) or `<key>` (a file; config.py made its name absolute)."""
     data = section.get(f"{key}-data")
     if data:
         try:
             return base64.b64decode(data)
         except ValueError as exc:
-            raise KubeconfigError(f"{key}-data in the kubeconfig is not valid base64") from exc
-    path = section.get(key)
-    if path:
-        file = Path(path) if Path(path).is_absolute() else base / path
+            raise KubeconfigError(t("kube.bad-base64", field=f"{key}-data")) from exc
+    name = section.get(key)
+    if name:
         try:
-            return file.read_bytes()
-        except OSError as exc:
-            raise KubeconfigError(f"cannot read {key} {file}: {exc.strerror}") from exc
+            return read_capped(Path(name), MATERIAL_LIMIT)
+        except Refused as exc:
+            raise KubeconfigError(
+                t("kube.material-refused", field=key, path=name, problem=exc.problem)
+            ) from None
+        except (OSError, ValueError) as exc:
+            error = getattr(exc, "strerror", None) or type(exc).__name__
+            raise KubeconfigError(
+                t("kube.cannot-read-material", field=key, path=name, error=error)
+            ) from None
     return None
 
 
+def _ssl_reason(exc: BaseException) -> str:
+    """An ssl error's reason in lower-case words ("no start line"), never an object repr."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str) and reason:
+        return reason.replace("_", " ").lower()
+    if isinstance(exc, UnicodeDecodeError):
+        return str(t("kube.not-pem-text"))
+    words = getattr(exc, "strerror", None) or getattr(exc, "verify_message", None)
+    words = _SSL_WHERE.sub("", str(words or type(exc).__name__))  # "(_ssl.c:4020)"
+    return " ".join(words.split())
+
+
+def _header_value(value: str, field: str) -> str:
+    if not value.isascii() or not value.isprintable():
+        raise KubeconfigError(t("kube.bad-header-value", field=field))
+    return value
+
+
 class NativeTransport:
-    """aiohttp with the kubeconfig's TLS material and bearer token."""
+    """aiohttp with the kubeconfig's TLS material and credentials (token, basic, exec plugin)."""
 
     def __init__(self, resolved: Resolved) -> None:
-        config = resolved.config
-        context = _named(config.get("contexts"), resolved.context).get("context") or {}
-        cluster = _named(config.get("clusters"), context.get("cluster", "")).get("cluster") or {}
-        user = _named(config.get("users"), context.get("user", "")).get("user") or {}
-        base = resolved.path.parent
-        self.server = str(cluster.get("server", "")).rstrip("/")
+        self.cluster = resolved.cluster_info
+        user = resolved.user_info
+        self.server = resolved.server.rstrip("/")
         self.headers = {"Accept": "application/json"}
+        self.exec_spec: Mapping[str, Any] | None = user.get("exec") or None
+        self.credential: ExecCredential | None = None
+        self._credential_at = float("-inf")
+        self._exec_failure: tuple[float, Text] | None = None
+        self._lock: asyncio.Lock | None = None
         token = user.get("token")
         if not token and user.get("tokenFile"):
-            raw = _material({"token": user["tokenFile"]}, "token", base)
-            token = raw.decode().strip() if raw else None
+            raw = _material({"token": user["tokenFile"]}, "token")
+            try:
+                token = raw.decode("utf-8").strip() if raw else None
+            except UnicodeDecodeError:
+                raise KubeconfigError(t("kube.bad-header-value", field="tokenFile")) from None
         if token:
-            self.headers["Authorization"] = f"Bearer {token}"
+            self.headers["Authorization"] = f"Bearer {_header_value(token, 'token')}"
         elif user.get("username") and user.get("password"):
             basic = base64.b64encode(f"{user['username']}:{user['password']}".encode()).decode()
             self.headers["Authorization"] = f"Basic {basic}"
-        self.ssl = self._ssl(cluster, user, base)
-        self.server_name = cluster.get("tls-server-name") or None
+        cert = _material(user, "client-certificate")
+        key = _material(user, "client-key")
+        if bool(cert) != bool(key):
+            raise KubeconfigError(t("kube.cert-without-key"))
+        self.ssl = self._ssl(self.cluster, cert, key)
+        self.server_name = self.cluster.get("tls-server-name") or None
         self.session: aiohttp.ClientSession | None = None
 
     @staticmethod
     def supports(resolved: Resolved) -> bool:
-        config = resolved.config
-        context = _named(config.get("contexts"), resolved.context).get("context") or {}
-        user = _named(config.get("users"), context.get("user", "")).get("user") or {}
-        return not (user.get("exec") or user.get("auth-provider"))
+        return not resolved.user_info.get("auth-provider")
 
     @staticmethod
-    def _ssl(cluster: Mapping[str, Any], user: Mapping[str, Any], base: Path) -> ssl.SSLContext:
-        ca = _material(cluster, "certificate-authority", base)
-        ctx = ssl.create_default_context(cadata=ca.decode() if ca else None)
+    def _ssl(cluster: Mapping[str, Any], cert: bytes | None, key: bytes | None) -> ssl.SSLContext:
+        ca = _material(cluster, "certificate-authority")
+        try:
+            ctx = ssl.create_default_context(cadata=ca.decode("ascii") if ca else None)
+        except (ssl.SSLError, ValueError) as exc:  # not PEM (UnicodeDecodeError is a ValueError)
+            raise KubeconfigError(t("kube.bad-ca", reason=_ssl_reason(exc))) from None
         if cluster.get("insecure-skip-tls-verify"):
             ctx.check_hostname = False
             ctx.verify_mode = ssl.CERT_NONE
-        cert = _material(user, "client-certificate", base)
-        key = _material(user, "client-key", base)
         if cert and key:
             # load_cert_chain wants files: a private temporary folder, removed at once.
             with tempfile.TemporaryDirectory(prefix="gsb-tui-") as tmp:
@@ -104,23 +139,69 @@ class NativeTransport:
                         fh.write(blob)
                 try:
                     ctx.load_cert_chain(cert_file, key_file)
-                except ssl.SSLError as exc:
-                    raise KubeconfigError(f"the kubeconfig's client certificate: {exc}") from exc
+                except (ssl.SSLError, ValueError) as exc:
+                    raise KubeconfigError(
+                        t("kube.bad-client-cert", reason=_ssl_reason(exc))
+                    ) from None
         return ctx
+
+    async def start(self) -> None:
+        """Run the exec plugin once (its error is the kubeconfig's, said at once)."""
+        if self.exec_spec:
+            await self._ensure_credential()
+
+    async def _ensure_credential(self) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # one plugin run for every reflector waiting on it
+            if self.credential is not None and not self.credential.expired():
+                return
+            failure = self._exec_failure
+            if failure is not None and time.monotonic() - failure[0] < EXEC_RETRY_S:
+                raise ExecPluginError(failure[1])
+            assert self.exec_spec is not None
+            try:
+                credential = await run_plugin(self.exec_spec)
+                if credential.token:
+                    _header_value(credential.token, "token")
+                    ssl_ctx = self.ssl
+                else:
+                    ssl_ctx = self._ssl(self.cluster, credential.cert, credential.key)
+            except KubeconfigError as exc:  # the plugin's, or its certificate's
+                self._exec_failure = (time.monotonic(), exc.text)
+                raise ExecPluginError(exc.text) from None
+            self._exec_failure = None
+            self.credential = credential
+            self._credential_at = time.monotonic()
+            self.ssl = ssl_ctx
+            if credential.token:
+                self.headers["Authorization"] = f"Bearer {credential.token}"
+            else:
+                self.headers.pop("Authorization", None)
 
     async def get(
         self, path: str, query: Mapping[str, Any], connect: float, read: float
     ) -> aiohttp.ClientResponse:
+        if self.exec_spec and (self.credential is None or self.credential.expired()):
+            await self._ensure_credential()
         if self.session is None:
-            self.session = aiohttp.ClientSession(headers=self.headers)
+            self.session = aiohttp.ClientSession()
         timeout = aiohttp.ClientTimeout(connect=connect, sock_connect=connect, sock_read=read)
-        return await self.session.get(
+        resp = await self.session.get(
             self.server + path,
             params={k: str(v) for k, v in query.items()},
+            headers=self.headers,
             ssl=self.ssl,
             timeout=timeout,
             server_hostname=self.server_name,
         )
+        if (
+            resp.status == 401
+            and self.exec_spec
+            and time.monotonic() - self._credential_at >= EXEC_RETRY_S
+        ):
+            self.credential = None  # as kubectl: a refused credential is asked for again
+        return resp
 
     async def close(self) -> None:
         if self.session is not None:
@@ -128,7 +209,7 @@ class NativeTransport:
 
 
 class ClientTransport:
-    """kubernetes_asyncio's ApiClient, for exec plugins and auth providers."""
+    """kubernetes_asyncio's ApiClient, for legacy auth providers."""
 
     def __init__(self, api: Any) -> None:
         self.api = api
@@ -153,5 +234,7 @@ class ClientTransport:
 
 async def make_transport(resolved: Resolved) -> Transport:
     if NativeTransport.supports(resolved):
-        return NativeTransport(resolved)
+        transport = NativeTransport(resolved)
+        await transport.start()
+        return transport
     return ClientTransport(await make_api_client(resolved))

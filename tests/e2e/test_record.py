@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.kube.recording import read_changes, snapshot_at
-from gsb_tui.snapshot import Kind
+from gsb_tui.snapshot import REQUIRED_KINDS, Kind
 
 
 def test_record_then_replay(cluster: ControlPlane, tmp_path: Path) -> None:
@@ -58,7 +58,8 @@ def test_record_then_replay(cluster: ControlPlane, tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     changes = [c for _, c in read_changes(out)]
-    assert {c.kind for c in changes if c.type == "SYNCED"} == set(Kind)
+    # Optional kinds (DeviceTaintRules, a beta API) are not served by the default cluster.
+    assert {c.kind for c in changes if c.type == "SYNCED"} >= set(REQUIRED_KINDS)
     end = snapshot_at(out)
     assert end.get(Kind.CLAIMS, "dra-lab", "recorded") is not None
     assert end.synced

@@ -81,14 +81,14 @@ def test_a_directory_and_a_missing_context(home: Path) -> None:
 
 def test_unreadable_k3s_file_says_how_to_fix(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     k3s = write(home / "k3s.yaml")
-    real = Path.read_text
+    real = kc.read_capped
 
-    def denied(self: Path, *a: object, **k: object) -> str:
-        if self == k3s:
+    def denied(path: Path, limit: int) -> bytes:
+        if path == k3s:
             raise PermissionError(13, "Permission denied")
-        return real(self, *a, **k)  # type: ignore[arg-type]
+        return real(path, limit)
 
-    monkeypatch.setattr(Path, "read_text", denied)
+    monkeypatch.setattr(kc, "read_capped", denied)
     with pytest.raises(KubeconfigError, match="write-kubeconfig-mode 644"):
         resolve(Target())
 

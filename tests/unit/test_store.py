@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from gsb_tui.kube.recording import Recorder, RecordingError, read_changes, snapshot_at
+from gsb_tui.kube.recording import (
+    ReadStats,
+    Recorder,
+    RecordingError,
+    read_changes,
+    snapshot_at,
+)
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.snapshot import Kind, KindState, obj_key
 
@@ -61,11 +67,12 @@ def test_recording_round_trip(tmp_path: Path, lab_snapshot) -> None:  # type: ig
     assert snapshot_at(out).state(Kind.SLICES).phase == "synced"
 
 
-def test_bad_recording_names_file_and_line(tmp_path: Path) -> None:
+def test_bad_recording_lines_are_skipped_and_counted(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"t": 0, "kind": "pods", "type": "MARK", "label": "a"}) + "\n{oops\n")
-    with pytest.raises(RecordingError, match=r"bad.jsonl:2"):
-        list(read_changes(bad))
+    stats = ReadStats()
+    assert [c.label for _, c in read_changes(bad, stats)] == ["a"]
+    assert (stats.changes, stats.bad_lines, stats.first_bad) == (1, 1, 2)
     with pytest.raises(RecordingError, match="cannot open recording"):
         snapshot_at(bad.with_name("missing.jsonl"), "zzz")
     good = tmp_path / "good.jsonl"
