@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gsb_tui.bounded import Refused, read_capped
 from gsb_tui.words import EMPTY, Text, t
 
 CONFIG_LIMIT = 64 * 1024  # bytes; a keymap is a few hundred
@@ -72,41 +72,13 @@ def load_config(path: Path | None = None, known_ids: Collection[str] | None = No
 def _read_bounded(path: Path) -> bytes | Text | None:
     """The file's bytes; None when there is no file; a Text saying why it cannot be used."""
     try:
-        info = os.stat(path)
+        return read_capped(path, CONFIG_LIMIT)
     except FileNotFoundError:
         return None
+    except Refused as exc:
+        return exc.problem
     except OSError as exc:
         return _cannot_read(exc)
-    if not stat.S_ISREG(info.st_mode):
-        return t("config.file.not-regular", kind=_file_kind(info.st_mode))
-    if info.st_size > CONFIG_LIMIT:
-        return t("config.file.too-big", size=info.st_size, limit=CONFIG_LIMIT // 1024)
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return None  # removed since the stat
-    except OSError as exc:
-        return _cannot_read(exc)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):  # replaced since the stat
-            return t("config.file.not-regular", kind=_file_kind(info.st_mode))
-        chunks: list[bytes] = []
-        size = 0
-        while size <= CONFIG_LIMIT:
-            chunk = os.read(fd, CONFIG_LIMIT + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return _cannot_read(exc)
-    finally:
-        os.close(fd)
-    if size > CONFIG_LIMIT:  # grew since the stat
-        return t("config.file.over-limit", limit=CONFIG_LIMIT // 1024)
-    return b"".join(chunks)
 
 
 def _cannot_read(exc: OSError) -> Text:
@@ -160,18 +132,6 @@ def _key_problem(keys: str) -> Text:
         elif not _KEY_NAME.fullmatch(part):
             return t("config.keys.not-a-key", key=_shown(part), example=EXAMPLE)
     return EMPTY
-
-
-def _file_kind(mode: int) -> Text:
-    if stat.S_ISDIR(mode):
-        return t("config.kind.directory")
-    if stat.S_ISFIFO(mode):
-        return t("config.kind.fifo")
-    if stat.S_ISSOCK(mode):
-        return t("config.kind.socket")
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return t("config.kind.device")
-    return t("config.kind.special")
 
 
 def _toml_type(value: object) -> Text:

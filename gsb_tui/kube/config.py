@@ -4,7 +4,7 @@ Order: --kubeconfig, $KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml (the
 Several files in $KUBECONFIG are merged as kubectl merges them: the first file to name a
 cluster, user or context wins it, and current-context comes from the first file that sets one.
 Files are only read, never written (token refreshes are not persisted), and read bounded:
-regular files only, at most 4 MiB, never blocking (kube/bounded.py).
+regular files only, at most 4 MiB, never blocking (gsb_tui/bounded.py).
 
 Every field gsb-tui or kubectl reads is checked for its type here, so a kubeconfig with
 `contexts: 5` or `cluster: "text"` is one plain sentence, said at once, never a TypeError later.
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from gsb_tui.kube.bounded import MIB, Refused, read_capped
+from gsb_tui.bounded import MIB, Refused, read_capped
 from gsb_tui.words import Text, t
 
 K3S_KUBECONFIG = Path("/etc/rancher/k3s/k3s.yaml")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, get_args
 
-from gsb_tui.kube.bounded import MIB, Refused, open_regular
+from gsb_tui.bounded import MIB, Refused, open_regular
 from gsb_tui.kube.store import Change, ChangeType, Store
 from gsb_tui.snapshot import Kind, Phase, Snapshot
 from gsb_tui.words import t

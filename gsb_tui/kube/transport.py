@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import aiohttp
 
-from gsb_tui.kube.bounded import MIB, Refused, read_capped
+from gsb_tui.bounded import MIB, Refused, read_capped
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
 from gsb_tui.words import Text, t

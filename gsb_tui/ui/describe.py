@@ -160,7 +160,7 @@ def claim_details(
         out.append(f"  {text(lang, 'feat.config', n=claim.config_count)}\n", style="dim")
     if needs_why(view, claim):
         _heading(out, text(lang, "h.why"))
-        why_pending(out, view, claim, preview, width, lang)
+        why_pending(out, view, claim, preview, width, lang, now.timestamp())
     _heading(out, text(lang, "h.results"))
     for result in claim.results:
         out.append(f"  {result.request} ", style="dim")

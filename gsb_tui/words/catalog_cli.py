@@ -118,11 +118,11 @@ CLI: dict[str, tuple[str, str]] = {
         "{path}: 기록된 변화가 아닌 줄 {count} 개를 건너뛰었습니다 (첫 줄: {line} 번째)",
     ),
     # ---------------------------------------------------------------- kubeconfig (kube/config.py)
-    "kube.file.too-big": (
-        "is {size} bytes, over the {limit} MiB limit",
-        "{size} 바이트로 {limit} MiB 한도를 넘습니다",
+    "file.too-big": (
+        "is {size} bytes, over the {limit} limit",
+        "{size} 바이트로 {limit} 한도를 넘습니다",
     ),
-    "kube.file.over-limit": ("is over the {limit} MiB limit", "{limit} MiB 한도를 넘습니다"),
+    "file.over-limit": ("is over the {limit} limit", "{limit} 한도를 넘습니다"),
     # {problem}: config.file.not-regular or kube.file.* ("is a FIFO, not a regular file").
     "kube.refused": (
         "kubeconfig {path} ({origin}) {problem}",
@@ -373,11 +373,6 @@ CLI: dict[str, tuple[str, str]] = {
         "is {kind}, not a regular file",
         "일반 파일이 아니라 {kind}입니다",
     ),
-    "config.file.too-big": (
-        "is {size} bytes, over the {limit} KiB limit",
-        "{size} 바이트로 {limit} KiB 한도를 넘습니다",
-    ),
-    "config.file.over-limit": ("is over the {limit} KiB limit", "{limit} KiB 한도를 넘습니다"),
     "config.file.not-utf8": (
         "not UTF-8 text (byte {byte})",
         "UTF-8 텍스트가 아닙니다 (바이트 {byte})",

@@ -67,6 +67,20 @@ FEATURES: dict[str, tuple[str, str]] = {
         "binding failed ({conditions}): the scheduler gives up and allocates again",
         "바인딩 실패 ({conditions}): 스케줄러가 포기하고 다시 할당합니다",
     ),
+    "feat.binding.unbound": (
+        "pod {pod}: bound to a node only once the binding conditions are met",
+        "파드 {pod}: 바인딩 조건이 충족돼야 노드에 바인딩됨",
+    ),
+    "feat.binding.unbound-failed": (
+        "pod {pod}: not bound to a node; it waits for the next allocation",
+        "파드 {pod}: 노드에 바인딩되지 않음. 다음 할당을 기다림",
+    ),
+    "feat.why.binding-expired": (
+        "{device} is allocated, waiting on binding conditions {conditions}; the scheduler's"
+        " {timeout}s are up: it gives up and allocates again",
+        "{device} 은(는) 할당됐고 바인딩 조건 {conditions} 을(를) 기다리는 중. 스케줄러가"
+        " 기다리는 {timeout}초가 지남: 포기하고 다시 할당합니다",
+    ),
     "feat.binding.met": ("binding conditions met: {conditions}", "바인딩 조건 충족: {conditions}"),
     "feat.tolerates": ("tolerates {tolerations}", "견디는 테인트: {tolerations}"),
     "feat.h.device-status": ("Device status", "장치 상태"),

@@ -1,4 +1,5 @@
-"""Opening what gsb-tui reads from outside (kubeconfigs, the files they name, recordings).
+"""Opening what gsb-tui reads from outside (kubeconfigs, the files they name, recordings,
+the user's config.toml).
 
 Only regular files are opened: a FIFO, a device (/dev/zero, /dev/urandom), a socket or a
 directory is refused by stat before anything is read, and the open itself never blocks
@@ -59,13 +60,22 @@ def open_regular(path: Path) -> int:
     return fd
 
 
+def size_text(limit: int) -> str:
+    """64 KiB, 4 MiB: a limit as people read it."""
+    if limit >= MIB and limit % MIB == 0:
+        return f"{limit // MIB} MiB"
+    if limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return f"{limit} bytes"
+
+
 def read_capped(path: Path, limit: int) -> bytes:
     """The whole of a regular file of at most `limit` bytes (Refused when bigger)."""
     fd = open_regular(path)
     try:
         size = os.fstat(fd).st_size
         if size > limit:
-            raise Refused(t("kube.file.too-big", size=size, limit=_mib(limit)))
+            raise Refused(t("file.too-big", size=size, limit=size_text(limit)))
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -77,9 +87,6 @@ def read_capped(path: Path, limit: int) -> bytes:
     finally:
         os.close(fd)
     if total > limit:  # grew since the stat
-        raise Refused(t("kube.file.over-limit", limit=_mib(limit)))
+        raise Refused(t("file.over-limit", limit=size_text(limit)))
     return b"".join(chunks)
 
-
-def _mib(limit: int) -> str:
-    return f"{limit / MIB:g}"
