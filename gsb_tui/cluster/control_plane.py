@@ -320,10 +320,11 @@ class ControlPlane:
         if settings.profiles != profiles.DEFAULT:
             extra = [*profiles.apiserver_flags(settings.profiles)]
             extra += [f"+{c}" for c in profiles.controllers(settings.profiles)]
-            log(f"profiles {','.join(settings.profiles)}: {' '.join(extra) or 'no extra flags'}")
+            flags = " ".join(extra) or "-"
+            log(t("cluster.profiles", profiles=",".join(settings.profiles), flags=flags))
         self._seed(rest, settings, procs)
         if "binding-driver" in profiles.components(settings.profiles):
-            log(f"starting the practice binding driver (log: {self._log('binding-driver')})")
+            log(t("cluster.binding-driver", log=self._log("binding-driver")))
             driver = [sys.executable, "-m", "gsb_tui.cli", "cluster", "--dir", str(self.dir)]
             driver += ["binding-driver", f"--delay={settings.binding_delay:g}"]
             procs["binding-driver"] = self._spawn(

@@ -11,6 +11,7 @@ from types import FrameType
 from typing import Any
 
 from gsb_tui.cluster import profiles
+from gsb_tui.words import text
 
 MAX_PARTITIONS = 16
 
@@ -74,12 +75,13 @@ def run_binding_driver(args: argparse.Namespace) -> int:
 
     cp = ControlPlane(args.dir)
     if not cp.kubeconfig.is_file():
-        print(f"binding-driver: no practice cluster in {cp.dir}", file=sys.stderr)
+        print(f"binding-driver: {text('en', 'cluster.none-in', dir=cp.dir)}", file=sys.stderr)
         return 1
     rest = cp.rest()
     host = urllib.parse.urlsplit(rest.server).hostname
     if host not in ("127.0.0.1", "localhost", "::1"):  # ours listens on loopback only
-        print(f"binding-driver: {rest.server} is not a practice cluster", file=sys.stderr)
+        words = text("en", "cluster.not-practice", server=rest.server)
+        print(f"binding-driver: {words}", file=sys.stderr)
         return 1
     stop = threading.Event()
 

@@ -576,4 +576,14 @@ CLI: dict[str, tuple[str, str]] = {
     "help.view": ("YAML / describe view", "YAML / 자세히 보기"),
     "help.selector": ("selector tool", "선택식 도구"),
     "help.this": ("this help", "이 도움말"),
+    "cluster.profiles": ("profiles {profiles}: {flags}", "프로필 {profiles}: {flags}"),
+    "cluster.binding-driver": (
+        "starting the practice binding driver (log: {log})",
+        "연습용 바인딩 드라이버를 띄웁니다 (로그: {log})",
+    ),
+    "cluster.none-in": ("no practice cluster in {dir}", "{dir} 에 연습 클러스터가 없습니다"),
+    "cluster.not-practice": (
+        "{server} is not a practice cluster",
+        "{server} 는 연습 클러스터가 아닙니다",
+    ),
 }
