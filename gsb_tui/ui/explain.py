@@ -320,13 +320,15 @@ def binding_lines(
             )
         elif found.binding_pending:
             left = binding_time_left(claim.allocated_at, now)
+            # 0 left: the scheduler's time is up, as the Results line says; not "0s before".
             lines.append(
                 text(
                     lang,
-                    "why.binding",
+                    "feat.why.binding-expired" if left == 0 else "why.binding",
                     device=device.device,
                     conditions=", ".join(found.binding_pending),
                     left=left if left is not None else "?",
+                    timeout=BINDING_TIMEOUT,
                 )
             )
     return lines
@@ -344,7 +346,9 @@ def binding_time_left(allocated_at: str, now: float | None = None) -> int | None
     except ValueError:
         return None
     current = time.time() if now is None else now
-    return max(0, int(start + BINDING_TIMEOUT - current))
+    # Whole seconds elapsed, as features.binding_seconds_left counts them: the Why line and
+    # the Results line of one frame say the same number.
+    return max(0, BINDING_TIMEOUT - int(current - start))
 
 
 def _clock(stamp: str) -> str:
@@ -365,9 +369,11 @@ def why_pending(
     preview: ClaimPreview | None,
     width: int,
     lang: str = "en",
+    now: float | None = None,
 ) -> None:
     """The shortfall per request next to the scheduler's FailedScheduling message (quoted as
-    the scheduler wrote it, in both languages)."""
+    the scheduler wrote it, in both languages). `now` (default: the clock) times binding
+    conditions against the scheduler's timeout."""
     if not claim.allocated and preview is not None:
         for name, request_preview in preview.requests.items():
             shortfall = request_shortfall(request_preview, lang)
@@ -394,7 +400,8 @@ def why_pending(
             requests=", ".join(constraint.requests) or "*",
         )
         wrapped(out, words, "  ", width, "bold yellow")
-    for line in binding_lines(view, claim, lang):
+    binding = binding_lines(view, claim, lang, now)
+    for line in binding:
         wrapped(out, line, "  ", width, "bold yellow")
     scheduler = text(lang, "scheduler")
     for pod in view.pods_of_claim(claim):
@@ -409,5 +416,12 @@ def why_pending(
             head = text(lang, "said", who=who, pod=pod.name, reason=reason)
             wrapped(out, head, "  ", width, "bold")
             wrapped(out, said.message, "    ", width, "yellow", hang=0)
+        elif binding:  # the scheduler chose the node; it binds once the conditions are met
+            failed = any(
+                (found := view.availability.get(d)) is not None and found.binding_failed
+                for d in claim.devices
+            )
+            key = "feat.binding.unbound-failed" if failed else "feat.binding.unbound"
+            wrapped(out, text(lang, key, pod=pod.name), "  ", width, "dim")
         else:
             wrapped(out, text(lang, "unscheduled", pod=pod.name), "  ", width, "dim")
