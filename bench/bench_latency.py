@@ -5,6 +5,11 @@ never allocated, so each write causes exactly one watch event). For every write:
 until the headless dashboard composed a frame showing it (see headless.py), until its store
 had it, and until kubectl's watch printed the line. A pause between writes keeps events apart,
 so the figures are per-event latency, not the repaint throttle under a burst.
+
+The busy-core variant (`run_busy`) is the same measurement while the bench keeps one core busy
+with a CPU-bound process of its own (pinned to core 0, bounded, stopped at the end, also on
+error): what a learner's small VM running k3s and the driver beside gsb-tui looks like.
+Its figures are prefixed `busy_`.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from harness import (
     CLAIMS_PATH,
     Figures,
     KubectlWatch,
+    busy_core,
     claim_body,
     delete_quietly,
     log,
@@ -99,14 +105,29 @@ def report(figures: Figures, samples: Samples, prefix: str, label: str) -> None:
     figures.add(f"{label}_missing", float(samples.missing("kubectl")), "events")
 
 
-def run(cp: ControlPlane, figures: Figures, events: int) -> None:
-    log(f"event → screen: {events} claim create/delete events beside kubectl -w")
+def run(cp: ControlPlane, figures: Figures, events: int, busy: bool = False) -> None:
+    """busy: the same beside a CPU-bound process on core 0 (figures `busy_...`)."""
+    if busy:
+        # Bounded: the events take ~0.25 s each plus set-up; the load ends with the run anyway.
+        with busy_core(0, limit_s=300 + 2 * events) as load:
+            log(f"busy core: pid {load.pid} spinning on core {load.core}")
+            _run(cp, figures, events, "busy_", "latency-busy")
+        figures.add(
+            "busy_load_cpu_pct", load.cpu_pct, "%", f"of core {load.core}, the bench's own load"
+        )
+        return
+    _run(cp, figures, events, "", "latency")
+
+
+def _run(cp: ControlPlane, figures: Figures, events: int, prefix: str, section: str) -> None:
+    what = " with one core busy" if prefix else ""
+    log(f"event → screen: {events} claim create/delete events beside kubectl -w{what}")
     started = time.monotonic()
-    samples, app = asyncio.run(_measure(cp, events, "lat"))
-    report(figures, samples, "event_to_screen", "kubectl_watch")
+    samples, app = asyncio.run(_measure(cp, events, f"{prefix.rstrip('_') or 'lat'}"))
+    report(figures, samples, f"{prefix}event_to_screen", f"{prefix}kubectl_watch")
     per_frame = 1000 * app.render_s / max(1, app.frames)
     figures.note(
-        "latency",
+        section,
         f"{len(samples.items)} events in {time.monotonic() - started:.0f} s; "
         f"{app.frames} frames, {per_frame:.2f} ms each to encode for a terminal; "
         f"{app.repaints} repaints",
@@ -118,7 +139,7 @@ def run(cp: ControlPlane, figures: Figures, events: int) -> None:
         for e in ("ADDED", "DELETED")
     }
     figures.note(
-        "latency",
+        section,
         f"screen p95 by event: created {by_event['ADDED']:.1f} ms, "
         f"deleted {by_event['DELETED']:.1f} ms",
     )

@@ -1,6 +1,6 @@
-"""What the live benchmarks share: figures, percentiles, /proc readings, a practice cluster,
-kubectl's watch with arrival timestamps, the real gsb-tui in tmux, and the headless app
-instrumented at render.
+"""What the live benchmarks share: figures, percentiles, /proc readings, a busy core, a practice
+cluster with a keep-alive client and the API server's own readings, kubectl's watch with
+arrival timestamps, the real gsb-tui in tmux, and the headless app instrumented at render.
 
 Benchmarks print figures (`name value unit`); they never assert timings.
 """
@@ -8,18 +8,23 @@ Benchmarks print figures (`name value unit`); they never assert timings.
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import shlex
+import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
 from gsb_tui.cluster.lab_run import kubectl
@@ -114,6 +119,55 @@ def idle_cpu_pct(pid: int, seconds: float) -> float:
     return 100 * (cpu_seconds(pid) - start_cpu) / (time.monotonic() - start)
 
 
+# --- a busy core ------------------------------------------------------------------------------
+
+# Bounded by its own deadline too: a bench killed before its cleanup leaves no spinning process.
+BUSY_LOOP = (
+    "import sys, time\n"
+    "end = time.monotonic() + float(sys.argv[1])\n"
+    "while time.monotonic() < end:\n"
+    "    pass\n"
+)
+
+
+@dataclass
+class BusyLoad:
+    pid: int
+    core: int
+    started: float
+    cpu_at_start: float
+    cpu_pct: float = float("nan")  # of one core, over its life (set when it is stopped)
+
+
+@contextlib.contextmanager
+def busy_core(core: int = 0, limit_s: float = 900.0) -> Iterator[BusyLoad]:
+    """A CPU-bound Python loop pinned to one core (sched_setaffinity, as `taskset -c core`)
+    while inside; stopped on the way out, also on error, and by its own deadline regardless."""
+    core = min(core, (os.cpu_count() or 1) - 1)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BUSY_LOOP, str(limit_s)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.sched_setaffinity(0, {core}),  # pinned before it runs a loop
+    )
+    load = BusyLoad(proc.pid, core, time.monotonic(), 0.0)
+    try:
+        with contextlib.suppress(OSError):
+            load.cpu_at_start = cpu_seconds(proc.pid)
+        yield load
+    finally:
+        with contextlib.suppress(OSError):
+            spent = cpu_seconds(proc.pid) - load.cpu_at_start
+            load.cpu_pct = 100 * spent / max(1e-9, time.monotonic() - load.started)
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 # --- the cluster -------------------------------------------------------------------------------
 
 
@@ -132,6 +186,118 @@ def practice_cluster(settings: Settings) -> Iterator[ControlPlane]:
             yield cp
         finally:
             cp.down(log=lambda _m: None)
+
+
+class Client:
+    """Keep-alive HTTPS to the practice API server, one connection per thread (the cluster's
+    Rest opens a TLS connection per request: at thousands of creates that handshake is most
+    of the cost, on both sides)."""
+
+    def __init__(self, cp: ControlPlane) -> None:
+        rest = cp.rest()
+        url = urlsplit(rest.server)
+        self.host, self.port = url.hostname or "127.0.0.1", url.port or 443
+        self.token = rest.token
+        self.ctx = rest.ctx or ssl.create_default_context()
+        self.local = threading.local()
+
+    def _conn(self) -> http.client.HTTPSConnection:
+        conn = getattr(self.local, "conn", None)
+        if conn is None:
+            conn = http.client.HTTPSConnection(self.host, self.port, context=self.ctx, timeout=30)
+            self.local.conn = conn
+        return conn
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = (
+                "application/merge-patch+json" if method == "PATCH" else "application/json"
+            )
+        for attempt in range(3):
+            conn = self._conn()
+            try:
+                conn.request(method, path, body=data, headers=headers)
+                resp = conn.getresponse()
+                return resp.status, resp.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self.local.conn = None
+                if attempt == 2:
+                    raise
+                time.sleep(0.2)
+        raise AssertionError("unreachable")
+
+    def get(self, path: str) -> dict[str, Any]:
+        status, raw = self.request("GET", path)
+        if status >= 300:
+            raise RestError(status, raw.decode(errors="replace")[:300])
+        out = json.loads(raw)
+        return out if isinstance(out, dict) else {}
+
+    def text(self, path: str) -> str:
+        status, raw = self.request("GET", path)
+        if status >= 300:
+            raise RestError(status, raw.decode(errors="replace")[:300])
+        return raw.decode(errors="replace")
+
+    def create(self, path: str, body: dict[str, Any]) -> int:
+        """The HTTP status (409: it exists already)."""
+        return self.request("POST", path, body)[0]
+
+    def delete(self, path: str) -> int:
+        return self.request("DELETE", path)[0]
+
+    def patch(self, path: str, body: dict[str, Any]) -> int:
+        return self.request("PATCH", path, body)[0]
+
+
+def apiserver_pid(cp: ControlPlane) -> int | None:
+    return cp.running().get("kube-apiserver")
+
+
+def apiserver_metrics(cp: ControlPlane, names: tuple[str, ...]) -> dict[str, float]:
+    """Some of the API server's own /metrics (unlabelled series), read once."""
+    rest = cp.rest()
+    req = urllib.request.Request(rest.server + "/metrics")
+    req.add_header("Authorization", f"Bearer {rest.token}")
+    with urllib.request.urlopen(req, timeout=30, context=rest.ctx) as resp:
+        body = resp.read().decode(errors="replace")
+    out: dict[str, float] = {}
+    for line in body.splitlines():
+        name, _, value = line.partition(" ")
+        if name in names:
+            out[name] = float(value)
+    return out
+
+
+class PeakRss:
+    """Samples one process's RSS every `every` seconds in a thread while inside."""
+
+    def __init__(self, pid: int, every: float = 0.05) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[float] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            with contextlib.suppress(OSError, ValueError):
+                self.samples.append(rss_mb(self.pid))
+            time.sleep(self.every)
+
+    @property
+    def peak(self) -> float:
+        return max(self.samples, default=float("nan"))
+
+    def __enter__(self) -> PeakRss:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
 
 
 def claim_body(name: str) -> dict[str, Any]:
@@ -174,9 +340,20 @@ class KubectlWatch:
     """`kubectl get resourceclaims -w --output-watch-events` with each line timestamped on
     arrival (a reader thread; kubectl writes unbuffered)."""
 
-    def __init__(self, cp: ControlPlane, resource: str = "resourceclaims") -> None:
+    def __init__(
+        self, cp: ControlPlane, resource: str = "resourceclaims", watch_only: bool = False
+    ) -> None:
+        # watch_only: kubectl lists (for the resourceVersion) but prints none of the existing
+        # rows; at thousands of claims their printing would run into the measured events.
         self.cmd = kubectl_args(
-            cp, "-n", LAB_NAMESPACE, "get", resource, "-w", "--output-watch-events"
+            cp,
+            "-n",
+            LAB_NAMESPACE,
+            "get",
+            resource,
+            "-w",
+            "--output-watch-events",
+            *(["--watch-only"] if watch_only else []),
         )
         self.seen: dict[tuple[str, str], float] = {}  # (EVENT, name) -> first arrival
         self.lock = threading.Lock()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import subprocess
 import tempfile
 import time
@@ -61,7 +62,7 @@ def summarize(title: str, session: Any, flat_lines: int = 15, tree_lines: int = 
         time="percent_of_total",
         unicode=False,
         color=False,
-        processor_options={"filter_threshold": 0.02},
+        processor_options={"filter_threshold": 0.01},
     ).render(session)
     return Hotspots(title, session.duration, _trim(flat, flat_lines), _trim(tree, tree_lines))
 
@@ -78,7 +79,39 @@ async def _profiled(title: str, body: Callable[[], Awaitable[None]]) -> Hotspots
     return summarize(title, profiler.last_session)
 
 
-async def _app_scenario(cp: ControlPlane, idle_s: float, rate_s: float) -> list[Hotspots]:
+class GcTimer:
+    """Garbage collections while inside: how many per generation, and the time they took
+    (gc.callbacks; the collector runs on whichever thread allocates)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[int, list[float]] = {}
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._started
+            self.spent.setdefault(int(info.get("generation", -1)), []).append(took)
+
+    def __enter__(self) -> GcTimer:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def line(self) -> str:
+        parts = [
+            f"gen{g} {len(t)} × (max {1000 * max(t):.0f} ms, total {1000 * sum(t):.0f} ms)"
+            for g, t in sorted(self.spent.items())
+        ]
+        return "gc collections: " + ("; ".join(parts) or "none")
+
+
+async def _app_scenario(
+    cp: ControlPlane, idle_s: float, rate_s: float, size: tuple[int, int] = SIZE
+) -> list[Hotspots]:
     """First paint, then (optionally) writes at 50/s, then idle; one profile each."""
     rest = cp.rest()
     out: list[Hotspots] = []
@@ -86,18 +119,19 @@ async def _app_scenario(cp: ControlPlane, idle_s: float, rate_s: float) -> list[
     profiler = Profiler(interval=0.001, async_mode="disabled") if Profiler is not None else None
     if profiler is not None:
         profiler.start()
-    async with app.run_test(size=SIZE, headless=True) as _pilot:
+    async with app.run_test(size=size, headless=True) as _pilot:
         started = time.monotonic()
-        await until(lambda: app.first_synced_frame is not None, 60)
-        await until(lambda: app.repaints >= 2, 5)
+        with GcTimer() as collected:
+            await until(lambda: app.first_synced_frame is not None, 180)
+            await until(lambda: app.repaints >= 2, 5)
         if profiler is not None:
             profiler.stop()
-            out.append(
-                summarize(
-                    f"start → first synced frame ({time.monotonic() - started:.1f} s)",
-                    profiler.last_session,
-                )
+            hot = summarize(
+                f"start → first synced frame ({time.monotonic() - started:.1f} s)",
+                profiler.last_session,
             )
+            hot.flat.insert(0, collected.line())
+            out.append(hot)
         await asyncio.sleep(2.0)
 
         if rate_s > 0:
@@ -118,8 +152,11 @@ async def _app_scenario(cp: ControlPlane, idle_s: float, rate_s: float) -> list[
             if hot:
                 out.append(hot)
         if idle_s > 0:
-            hot = await _profiled(f"{idle_s:.0f} s idle", lambda: asyncio.sleep(idle_s))
+            repaints = app.repaints
+            with GcTimer() as collected:
+                hot = await _profiled(f"{idle_s:.0f} s idle", lambda: asyncio.sleep(idle_s))
             if hot:
+                hot.flat.insert(0, f"{app.repaints - repaints} repaints; " + collected.line())
                 out.append(hot)
     return out
 
@@ -131,11 +168,13 @@ def _create_then_delete(rest: Any, name: str) -> None:
     delete_quietly(rest, f"{CLAIMS_PATH}/{name}")
 
 
-def profile_app(cp: ControlPlane, label: str, idle_s: float, rate_s: float) -> list[Hotspots]:
+def profile_app(
+    cp: ControlPlane, label: str, idle_s: float, rate_s: float, size: tuple[int, int] = SIZE
+) -> list[Hotspots]:
     if Profiler is None:
         return []
     log(f"profiling the dashboard ({label})")
-    found = asyncio.run(_app_scenario(cp, idle_s, rate_s))
+    found = asyncio.run(_app_scenario(cp, idle_s, rate_s, size))
     for hot in found:
         hot.title = f"{label}: {hot.title}"
     return found

@@ -2,10 +2,20 @@
 # Every benchmark on practice clusters of its own, beside kubectl in the same run; prints
 # `name value unit` per figure and rewrites docs/PERFORMANCE.md.
 #   bench/run.sh [--quick] [--no-profile] [--only SECTIONS] [--out FILE]
+#   bench/run.sh --scale [--scale-nodes N] [--scale-claims N] [--scale-profile partitions]
 # (--only runs some of offline,latency,check,startup,scale,profile and writes no doc unless
 # --out is given; see .venv/bin/python bench/run_all.py --help)
-# --quick is the smaller run (under 5 minutes on 2 cores). Needs tmux (startup and scale run
-# the real gsb-tui in it) and the dev extra (kubectl); installs pyinstrument for the profiles.
+# --quick is the smaller run (about 6 minutes on 2 cores); the latency section runs twice, the
+# second time with one core kept busy by a CPU-bound process of the bench's own (busy_*).
+# --scale is the large run alone, no doc: 1,250 kwok nodes x 8 devices (10,000), 5,000 claims
+# each held by its own pod, node heartbeats every 20-45 s; first complete frame of the real
+# gsb-tui at 160x48 beside kubectl, RSS, idle CPU, 100 events/s, the API server's cost.
+# It takes about 15 minutes here (2 shared cores): ~1 min to start the cluster, ~1 min of
+# creates, ~6-8 min for the scheduler to place 5,000 DRA pods (~10 pods/s: the floor), then
+# ~4 min of measuring. --scale-profile partitions: 42 nodes x 24 partitionable devices
+# (~1,000), one claim per GPU, ~4 minutes. --scale-nodes N for another size.
+# Needs tmux (startup and scale run the real gsb-tui in it) and the dev extra (kubectl);
+# installs pyinstrument for the profiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python

@@ -1,6 +1,7 @@
 """Every benchmark in one run, on practice clusters of its own, then docs/PERFORMANCE.md.
 
     .venv/bin/python bench/run_all.py [--quick] [--out docs/PERFORMANCE.md]
+    .venv/bin/python bench/run_all.py --scale [--scale-nodes N] [--scale-profile partitions]
 
 Prints one `name value unit` line per figure on stdout (progress goes to stderr). The figures
 are measured beside kubectl in the same run; nothing here asserts a timing.
@@ -30,6 +31,9 @@ from gsb_tui.cluster.control_plane import Settings
 
 UNITS = frozenset({"ns", "us", "ms", "s", "MB", "%", "x"})
 SECTIONS = ("offline", "latency", "check", "startup", "scale", "profile")
+# Not in a default run (each takes 10-15 minutes here): `--scale`, or --only with the name.
+LARGE = ("scale10k", "scale_partitions")
+HEARTBEAT_S = (20.0, 45.0)  # kwok's node-heartbeat stage: every 20 s plus up to 25 s jitter
 LINE = re.compile(r"^([A-Za-z_][\w.]*) (-?[\d.]+(?:e-?\d+)?|nan) (\S+)")
 
 
@@ -71,6 +75,49 @@ def worker_description_cost(figures: Figures) -> None:
     figures.add("repr_view_1000_devices_ms", sorted(times)[2], "ms", f"{size // 1024} KiB of text")
 
 
+def large_scale(
+    figures: Figures, section: str, args: argparse.Namespace, profile: bool
+) -> list[profiles.Hotspots]:
+    """The 10,000-device run (or the partitions profile's ~1,000 devices): 8 GPUs a node."""
+    partitions = section == "scale_partitions"
+    nodes = args.scale_nodes or (42 if partitions else 1250)
+    per_node = 24 if partitions else 8  # 8 GPUs: 2 partitions and the whole GPU each
+    # lab: half the devices held, one claim per pod; partitions: one claim per GPU
+    claims = args.scale_claims or (nodes * 8 if partitions else nodes * per_node // 2)
+    scale = bench_scale.Scale(
+        nodes=nodes,
+        claims=claims,
+        pods=claims,
+        idle_s=30,
+        rate_s=20,
+        first_paint_runs=2,
+        prefix=section,
+        events_per_s=100.0,
+        size=(160, 48),
+        complete=True,
+        apiserver=True,
+        heartbeats=HEARTBEAT_S,
+        profiles=("partitions",) if partitions else ("lab",),
+        threads=16,
+        settle_max_s=1500.0,
+    )
+    figures.note(
+        section,
+        f"{nodes} kwok nodes x {per_node} devices ({nodes * per_node}), {claims} claims, "
+        f"{claims} pods; node heartbeats every {HEARTBEAT_S[0]:.0f}-{HEARTBEAT_S[1]:.0f} s",
+    )
+    hot: list[profiles.Hotspots] = []
+
+    def profiled() -> None:
+        label = f"{section} ({nodes * per_node} devices)"
+        hot.extend(profiles.profile_app(cp, label, idle_s=10, rate_s=0, size=scale.size))
+
+    settings = Settings(nodes=nodes, devices=8, audit=False, profiles=scale.profiles)
+    with practice_cluster(settings) as cp:
+        bench_scale.run(cp, figures, scale, then=profiled if profile else None)
+    return hot
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a smaller run (< 5 minutes)")
@@ -83,10 +130,32 @@ def main() -> int:
         help=f"comma-separated sections to run, of {','.join(SECTIONS)} (for working on one)",
     )
     parser.add_argument("--no-profile", action="store_true", help="skip the pyinstrument passes")
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the large run: 1,250 kwok nodes x 8 devices, 5,000 claims and pods "
+        "(--scale-profile partitions: ~1,000 partitionable devices); no doc unless --out",
+    )
+    parser.add_argument(
+        "--scale-nodes", type=int, default=0, help="nodes of the large run (1250; 42)"
+    )
+    parser.add_argument(
+        "--scale-claims", type=int, default=0, help="claims (and pods) of the large run"
+    )
+    parser.add_argument(
+        "--scale-profile",
+        default="lab",
+        choices=("lab", "partitions"),
+        help="lab: 8 devices a node; partitions: 8 GPUs a node as 2 partitions + the whole",
+    )
     args = parser.parse_args()
     quick = args.quick
     only = {part.strip() for part in args.only.split(",") if part.strip()} or set(SECTIONS)
-    out = args.out or (None if args.only else ROOT / "docs" / "PERFORMANCE.md")
+    if args.scale:
+        only = {"scale10k" if args.scale_profile == "lab" else "scale_partitions"}
+        if not args.no_profile:
+            only.add("profile")
+    out = args.out or (None if args.only or args.scale else ROOT / "docs" / "PERFORMANCE.md")
     started = time.monotonic()
     figures = Figures()
     hot: list[profiles.Hotspots] = []
@@ -99,15 +168,16 @@ def main() -> int:
         offline_benches(figures)
         worker_description_cost(figures)
 
-    if only & {"latency", "check", "startup", "profile"}:
+    if only & {"latency", "check", "startup"} or (profile and not args.scale):
         with practice_cluster(Settings(audit=False)) as cp:
             if "latency" in only:
                 bench_latency.run(cp, figures, 60 if quick else 200)
+                bench_latency.run(cp, figures, 60 if quick else 200, busy=True)
             if "check" in only:
                 hot += bench_check.run(cp, figures, 3 if quick else 5, profile=profile)
             if "startup" in only:
                 bench_startup.run(cp, figures, 3 if quick else 5)
-            if profile:
+            if profile and not args.scale:
                 hot += profiles.profile_app(cp, "lab cluster", idle_s=0, rate_s=0)
                 hot.append(profiles.widget_costs(cp, "lab cluster"))
 
@@ -126,6 +196,10 @@ def main() -> int:
                 hot += profiles.profile_app(cp, label, idle_s=10, rate_s=5 if quick else 10)
                 hot.append(profiles.widget_costs(cp, label, 10 if quick else 20))
 
+    for section in LARGE:
+        if section in only:
+            hot += large_scale(figures, section, args, profile)
+
     elapsed = time.monotonic() - started
     figures.add("bench_total_s", elapsed, "s")
     command = "bench/run.sh" + (" --quick" if quick else "")
@@ -136,6 +210,10 @@ def main() -> int:
     if out is not None:
         write_report(out, figures, hot, command=command, machine=machine, scale=scale)
         log(f"wrote {out} after {elapsed:.0f} s")
+    else:  # no document: the hot spots go with the progress, on stderr
+        for h in hot:
+            body = h.widgets or [*h.flat, "", *h.tree]
+            print(f"\n## {h.title} ({h.seconds:.1f} s)", *body, sep="\n", file=sys.stderr)
     return 0
 
 

@@ -7,6 +7,7 @@ so `--help`, `check` and `cluster` start fast.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import sys
@@ -259,6 +260,9 @@ def run_record(args: argparse.Namespace, lang: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run gsb-tui and return its exit code (`--help` lists them; gsb_tui/cli_io.py)."""
     lang = _early_lang(argv)
+    # asyncio's own log lines (e.g. a child watcher finding its loop closed after a timed-out
+    # credential plugin was killed) are internals, not a problem the user can act on.
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     with guarded_stdio() as (out, _err):
         try:
             code = _run(argv, lang)

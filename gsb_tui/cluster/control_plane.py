@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ CONTROLLERS = (
 )
 # Started by some profiles only (profiles.Profile.components); stopped before the rest.
 OPTIONAL = ("binding-driver",)
+SEED_THREADS = 8  # nodes and slices are created in parallel: 1,250 nodes one by one take minutes
 
 
 class ClusterError(RuntimeError):
@@ -121,6 +123,7 @@ class ControlPlane:
         check: Callable[[], bool],
         procs: dict[str, subprocess.Popen[bytes]],
         timeout: float,
+        interval: float = 0.1,
     ) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -132,7 +135,7 @@ class ControlPlane:
                     )
             if check():
                 return
-            time.sleep(0.1)
+            time.sleep(interval)
         raise ClusterError(
             f"timed out after {timeout:.0f} s waiting for {what}; logs in {self.log_dir}"
         )
@@ -338,10 +341,10 @@ class ControlPlane:
         rest.ensure("/api/v1/namespaces", seed.namespace())
         rest.ensure("/apis/resource.k8s.io/v1/deviceclasses", seed.device_class())
         names = seed.node_names(settings.node_prefix, settings.nodes)
-        uids: dict[str, str] = {}
-        for name in names:
+
+        def add_node(name: str) -> tuple[str, str]:
             created = rest.ensure("/api/v1/nodes", seed.node(name))
-            uid = uids[name] = created["metadata"]["uid"]
+            uid = str(created["metadata"]["uid"])
             existing = rest.get(
                 f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={name}"
             )
@@ -350,10 +353,14 @@ class ControlPlane:
                     "/apis/resource.k8s.io/v1/resourceslices",
                     seed.resource_slice(name, uid, settings.devices),
                 )
-        for path, obj in seed_profiles.objects(
-            settings.profiles, uids, settings.devices, settings.partitions
-        ):
-            rest.create(path, obj)
+            return name, uid
+
+        with ThreadPoolExecutor(max(1, min(SEED_THREADS, len(names)))) as pool:
+            uids = dict(pool.map(add_node, names))  # map keeps the nodes in order
+            made = seed_profiles.objects(
+                settings.profiles, uids, settings.devices, settings.partitions
+            )
+            list(pool.map(lambda item: rest.create(*item), made))  # raises what a create raised
 
         def nodes_ready() -> bool:
             items = rest.get("/api/v1/nodes").get("items", [])
@@ -372,7 +379,15 @@ class ControlPlane:
             except RestError:
                 return False
 
-        self._wait("kwok to mark the node(s) Ready", nodes_ready, procs, 60)
+        # Each look lists every node: at a thousand nodes, once a second is plenty.
+        many = len(names) > 50
+        self._wait(
+            "kwok to mark the node(s) Ready",
+            nodes_ready,
+            procs,
+            60 + 0.1 * len(names),
+            interval=1.0 if many else 0.1,
+        )
         self._wait(f"the default ServiceAccount in {seed.LAB_NAMESPACE}", default_sa, procs, 60)
 
     # ---- stop / status ---------------------------------------------------------------------

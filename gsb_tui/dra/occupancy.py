@@ -6,7 +6,7 @@ where DRA writes its decisions, so nothing here guesses from pod specs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -46,13 +46,28 @@ def _status(holders: int, consumers: int) -> OccupancyStatus:
     return "reserved" if consumers == 1 else "allocated"
 
 
+def _unchanged(old: Occupancy | None, device: Device, holders: list[Claim]) -> bool:
+    """The previous entry was made of the very same device and holder objects (no adminAccess
+    results): it is what this build would make again."""
+    if old is None or old.device is not device or old.admin_claims:
+        return False
+    claims = old.claims
+    return len(claims) == len(holders) and all(a is b for a, b in zip(claims, holders, strict=True))
+
+
 def compute_occupancy(
-    devices: Iterable[Device], claims: Iterable[Claim]
+    devices: Iterable[Device],
+    claims: Iterable[Claim],
+    previous: Mapping[DeviceId, Occupancy] | None = None,
 ) -> dict[DeviceId, Occupancy]:
     """Occupancy of every device, keyed by its (driver, pool, device) identity.
 
     Results with adminAccess are listed among the claims but do not make a device allocated:
     admin access is monitoring alongside whoever really holds the device.
+
+    `previous` (the last result) lends its entries where the device and its claims are the
+    very same objects (parsed views are reused while their raw object is: dra/view.py), so at
+    10,000 devices one changed claim makes one new entry, and panes can tell by `is`.
     """
     holding: dict[DeviceId, list[Claim]] = {}
     admin: dict[DeviceId, list[Claim]] = {}
@@ -64,18 +79,70 @@ def compute_occupancy(
             seen.add(result.id)
             (admin if result.admin_access else holding).setdefault(result.id, []).append(claim)
     out: dict[DeviceId, Occupancy] = {}
+    previous = previous or {}
     for device in devices:
         if device.id in out:  # a device published twice in one pool: keep the first
             continue
         holders = holding.get(device.id, [])
-        held_by = {c.key for c in holders}
-        admins = [c for c in admin.get(device.id, []) if c.key not in held_by]
-        consumers = sorted({p for c in holders for p in consumers_of(c)})
-        out[device.id] = Occupancy(
-            device=device,
-            claims=tuple(sorted([*holders, *admins], key=lambda c: c.key)),
-            consumers=tuple(consumers),
-            status=_status(len(holders), len(consumers)),
-            admin_claims=tuple(admins),
-        )
+        if device.id not in admin:
+            old = previous.get(device.id)
+            if _unchanged(old, device, holders):
+                assert old is not None
+                out[device.id] = old
+                continue
+        out[device.id] = _entry(device, holders, admin.get(device.id, []))
+    return out
+
+
+def _entry(device: Device, holders: list[Claim], admin: list[Claim]) -> Occupancy:
+    """One device's occupancy from the claims naming it, in key order (admin: with
+    adminAccess; one that also holds the device counts as a holder)."""
+    held_by = {c.key for c in holders}
+    admins = [c for c in admin if c.key not in held_by]
+    consumers = sorted({p for c in holders for p in consumers_of(c)})
+    return Occupancy(
+        device=device,
+        claims=tuple(sorted([*holders, *admins], key=lambda c: c.key)),
+        consumers=tuple(consumers),
+        status=_status(len(holders), len(consumers)),
+        admin_claims=tuple(admins),
+    )
+
+
+PATCH_LIMIT = 64  # changed claims past which patching the last occupancy is not worth it
+
+
+def patch_occupancy(
+    previous: Mapping[DeviceId, Occupancy],
+    old_claims: Mapping[tuple[str, str], Claim],
+    claims: Mapping[tuple[str, str], Claim],
+) -> dict[DeviceId, Occupancy] | None:
+    """compute_occupancy's answer for `claims` over the devices `previous` was computed for
+    (from `old_claims`), made by redoing only the devices the changed claims name; None when
+    too many claims changed (compute it whole). Claims are compared by identity: parsed views
+    are reused while their raw object is (dra/view.py)."""
+    changed = {k for k, c in claims.items() if old_claims.get(k) is not c}
+    changed.update(k for k in old_claims if k not in claims)
+    if len(changed) > PATCH_LIMIT:
+        return None
+    out = dict(previous)
+    touched: set[DeviceId] = set()
+    for key in changed:
+        for claim in (old_claims.get(key), claims.get(key)):
+            if claim is not None:
+                touched.update(r.id for r in claim.results)
+    for device_id in touched:
+        old = previous.get(device_id)
+        if old is None:  # a result naming a device no slice publishes
+            continue
+        kept = [c for c in old.claims if c.key not in changed]
+        now = [c for k in changed if (c := claims.get(k)) is not None]
+        holders: list[Claim] = []
+        admin: list[Claim] = []
+        for claim in sorted([*kept, *now], key=lambda c: c.key):
+            # as compute_occupancy: the first result naming the device decides
+            first = next((r for r in claim.results if r.id == device_id), None)
+            if first is not None:
+                (admin if first.admin_access else holders).append(claim)
+        out[device_id] = _entry(old.device, holders, admin)
     return out

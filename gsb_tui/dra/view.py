@@ -43,7 +43,7 @@ from gsb_tui.dra.model import (
     parse_template,
 )
 from gsb_tui.dra.model.features import DeviceTaint
-from gsb_tui.dra.occupancy import Occupancy, compute_occupancy
+from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -304,18 +304,26 @@ def _resolve_claims(
 # the Store replaces objects and never mutates them, so identity means "unchanged". Parsing is
 # most of build_view's cost, and one change touches one object. Holding the raw dict keeps it
 # alive, so an id can never be reused by another object while it is cached.
-_MEMO: dict[Kind, dict[ObjKey, tuple[Obj, Any]]] = {}
+_MEMO: dict[Kind, tuple[dict[ObjKey, tuple[Obj, Any]], list[Any]]] = {}
+_MISS = (None, None)
+
+# The last build's devices, claims and occupancy: the next build patches it for the claims
+# that changed (patch_occupancy), or lends it its unchanged entries (compute_occupancy).
+_OCCUPANCY: list[tuple[tuple[Device, ...], Mapping[ObjKey, Claim], dict[DeviceId, Occupancy]]] = []
 
 
 def clear_parse_cache() -> None:
     """Forget the reused parses (benchmarks measure a cold build with it)."""
     _MEMO.clear()
+    _OCCUPANCY.clear()
 
 
 def _parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
-    """The kind's objects parsed, in (namespace, name) order."""
+    """The kind's objects parsed, in (namespace, name) order (a new list each time)."""
     objs = snapshot.objects.get(kind, {})
-    old = _MEMO.get(kind, {})
+    old, parsed_before = _MEMO.get(kind, ({}, []))
+    if len(old) == len(objs) and all(old.get(k, _MISS)[0] is raw for k, raw in objs.items()):
+        return list(parsed_before)  # not one object of the kind changed: the last list
     new: dict[ObjKey, tuple[Obj, Any]] = {}
     out: list[T] = []
     for key in sorted(objs):
@@ -324,8 +332,8 @@ def _parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> lis
         parsed: T = hit[1] if hit is not None and hit[0] is raw else parse(raw)
         new[key] = (raw, parsed)
         out.append(parsed)
-    _MEMO[kind] = new  # one assignment: a concurrent build sees the old or the new table
-    return out
+    _MEMO[kind] = (new, out)  # one assignment: a concurrent build sees the old or the new
+    return list(out)
 
 
 def build_view(snapshot: Snapshot) -> DraView:
@@ -340,7 +348,13 @@ def build_view(snapshot: Snapshot) -> DraView:
     events = sorted(
         _parse_all(snapshot, Kind.EVENTS, parse_event), key=lambda e: _time(e.last_seen)
     )
-    occupancy = compute_occupancy(devices, claims.values())
+    last = _OCCUPANCY[0] if _OCCUPANCY else None
+    occupancy = None
+    if last is not None and last[0] == devices:  # the same device objects: identity checks
+        occupancy = patch_occupancy(last[2], last[1], claims)
+    if occupancy is None:
+        occupancy = compute_occupancy(devices, claims.values(), last[2] if last else None)
+    _OCCUPANCY[:] = [(devices, claims, occupancy)]  # one assignment, as _MEMO
     rules = tuple(_parse_all(snapshot, Kind.TAINT_RULES, parse_taint_rule))
     rule_taints: dict[DeviceId, tuple[DeviceTaint, ...]] = {}
     for rule in rules:

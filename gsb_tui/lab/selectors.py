@@ -101,6 +101,7 @@ def selects_value(expression: str, driver: str, attribute: str, value: int) -> T
 # ------------------------------------------------------------------ evaluated on the devices
 
 _NAMED = 4  # device names shown before "and N more"
+_BUDGET = 5.0  # seconds to evaluate a step's selectors on every device (then: read the text)
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,8 @@ def judge(
         except cel.CelCompileError as exc:
             return Judged(_compile_reason(expression, driver, exc.message), rejected=True)
     served = Request(request.name, cls.name, request.selectors, "ExactCount", 1, False)
-    preview = cel.explain_request(view.devices, cls, served, ())
-    if preview.error:  # the class's own selectors do not compile: nothing to compare with
+    preview = cel.explain_request(view.devices, cls, served, (), budget=_BUDGET)
+    if preview.error or preview.unfinished:  # the class does not compile, or out of time
         return None
     in_class = [d for d in view.devices if d.id in set(preview.class_admits)]
     wanted = [d.id for d in in_class if _has(d, attribute, value)]

@@ -5,7 +5,6 @@ once) and hands it to the dashboard. The worker never touches a widget."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
+from gsb_tui.snapshot import REQUIRED_KINDS
 from gsb_tui.ui import keys
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.explain import cel_ready, warm_up
@@ -34,6 +34,7 @@ from gsb_tui.ui.messages import (
     StoreChanged,
     VerdictsReady,
 )
+from gsb_tui.ui.pacing import GC_HOLD_MAX_S, ChangeFilter, FirstLists, GcHold
 from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
 from gsb_tui.ui.run import write_crash_log  # with run_dashboard, which prints its line
 from gsb_tui.ui.screens.dashboard import DashboardScreen
@@ -101,6 +102,8 @@ class GsbApp(App[int]):
         self.retry_delays = tuple(retry_delays) or RETRY_DELAYS
         self.watch_lab_dir = watch_lab_dir
         self.store = Store()
+        self.changes = ChangeFilter()
+        self.dropped_changes = 0  # changes the screen could not show (node heartbeats ...)
         self.view: DraView | None = None
         self.warnings: Sequence[DraWarning] = ()
         self.source_problem = ""
@@ -124,7 +127,9 @@ class GsbApp(App[int]):
         self._evaluate: Evaluate | None = None
         self._evaluate_looked_up = False
         self._cel_started = False
-        self._gc_frozen = False
+        self.gc_hold = GcHold()
+        self.first_lists = FirstLists()
+        self._hold_timer: Timer | None = None
         self.dashboard = DashboardScreen(source.info, lang)
 
     def get_default_screen(self) -> Screen[Any]:
@@ -145,6 +150,8 @@ class GsbApp(App[int]):
     @on(DashboardScreen.Ready)
     def _start(self) -> None:
         """Start watching once the panes exist, so the first change can be painted at once."""
+        self.gc_hold.hold()  # until the first synced frame (pacing.GcHold), at most a minute
+        self.set_timer(GC_HOLD_MAX_S, self.gc_hold.release)
         self.run_worker(
             self._run_source(), name="source", group="source", exclusive=True, exit_on_error=False
         )
@@ -156,6 +163,9 @@ class GsbApp(App[int]):
     # --- the source worker: Store and messages only, never widgets ------------------------
 
     def _emit(self, change: Change) -> None:
+        if self.changes.unseen(change):  # a node's heartbeat, a retry saying the same
+            self.dropped_changes += 1
+            return
         if self.store.apply(change):
             self.post_message(StoreChanged())
 
@@ -197,12 +207,34 @@ class GsbApp(App[int]):
     def on_store_changed(self, _message: StoreChanged) -> None:
         if self.source_problem:
             self.source_problem = ""  # changes flow again
+        if self._holding_for_lists():
+            return
         wait = self._last_paint + self.throttle_interval() - time.monotonic()
         if wait <= 0:
             self._repaint()
         elif self._paint_timer is None:
             self.deferred_repaints += 1
             self._paint_timer = self.set_timer(wait, self._repaint)
+
+    def _holding_for_lists(self) -> bool:
+        """pacing.FirstLists: True while the panes wait for the first lists."""
+        now = time.monotonic()
+        loading = self.changes.loading(REQUIRED_KINDS)
+        step = self.first_lists.step(loading, self.changes.size, now)
+        if step == "hold":
+            self.dashboard.show_watch(self.store.snapshot())
+            if self._hold_timer is None:  # a kind that never answers: paint the rest anyway
+                self._hold_timer = self.set_timer(
+                    self.first_lists.left(now), lambda: self.post_message(StoreChanged())
+                )
+            return True
+        if step == "in":  # the lists are in: paint them now, whatever the throttle says
+            for timer in (self._hold_timer, self._paint_timer):
+                if timer is not None:
+                    timer.stop()
+            self._paint_timer = None
+            self._last_paint = float("-inf")
+        return False
 
     def throttle_interval(self) -> float:
         """Seconds between repaints: the configured interval, or twice what one costs."""
@@ -226,12 +258,11 @@ class GsbApp(App[int]):
         # After the frame: the checks' thread would compete for the GIL while it is composed.
         self.call_after_refresh(self._evaluate_lab, view)
         self._load_cel()  # after the first frame with data, not on the way to it
-        if not self._gc_frozen and view.snapshot.synced:
-            # Everything alive now (modules, widgets, the first lists) stays alive: moving it
-            # out of the collector's reach keeps full collections (40-70 ms, measured) from
-            # landing between an event and its frame.
-            self._gc_frozen = True
-            self.call_after_refresh(gc.freeze)
+        if not self.gc_hold.frozen and view.snapshot.synced:
+            self.call_after_refresh(self.gc_hold.release)  # see pacing.GcHold
+
+    def on_unmount(self) -> None:
+        self.gc_hold.release(freeze=False)  # ended before its lists: the collector back on
 
     def on_source_problem(self, message: SourceProblem) -> None:
         if not self.is_running:  # shutting down: the panes are going away

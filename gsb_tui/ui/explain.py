@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import textwrap
 import threading
-import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from rich.text import Text
 from gsb_tui.dra.availability import Reason, match_attribute_fits
 from gsb_tui.dra.model import Claim, Constraint, DeviceId, Request
 from gsb_tui.dra.view import DraView
+from gsb_tui.ui.features import binding_lines
 from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
         return ClaimPreview(note=text(lang, "preview.loading"))
     if cel_problem():
         return ClaimPreview(note=text(lang, "preview.none", problem=cel_problem()))
+    from gsb_tui.dra.cel import PREVIEW_BUDGET as BUDGET
     from gsb_tui.dra.cel import explain_request
 
     previews: dict[str, RequestPreview] = {}
@@ -90,8 +91,8 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
         # "free" is what the request could be given now: not held, not blocked by counters,
         # not tainted against it, with capacity left for its share.
         free = [d for d in view.occupancy if d not in blocked]
-        previews[request.name] = explain_request(
-            view.devices, view.classes.get(request.device_class), request, free
+        previews[request.name] = explain_request(  # on the UI thread: bounded in time
+            view.devices, view.classes.get(request.device_class), request, free, budget=BUDGET
         )
         blockers[request.name] = blocked
     unmet = _unmet_constraints(view, claim, previews)
@@ -298,57 +299,6 @@ def blocker_lines(
         )
         for group in view.blocker_groups(preview.selector_admits, blockers)
     ]
-
-
-def binding_lines(
-    view: DraView, claim: Claim, lang: str = "en", now: float | None = None
-) -> list[str]:
-    """An allocated claim whose devices wait on binding conditions (or failed them)."""
-    lines = []
-    for device in claim.devices:
-        found = view.availability.get(device)
-        if found is None:
-            continue
-        if found.binding_failed:
-            lines.append(
-                text(
-                    lang,
-                    "why.binding-failed",
-                    device=device.device,
-                    conditions=", ".join(found.binding_failed),
-                )
-            )
-        elif found.binding_pending:
-            left = binding_time_left(claim.allocated_at, now)
-            # 0 left: the scheduler's time is up, as the Results line says; not "0s before".
-            lines.append(
-                text(
-                    lang,
-                    "feat.why.binding-expired" if left == 0 else "why.binding",
-                    device=device.device,
-                    conditions=", ".join(found.binding_pending),
-                    left=left if left is not None else "?",
-                    timeout=BINDING_TIMEOUT,
-                )
-            )
-    return lines
-
-
-BINDING_TIMEOUT = 600  # seconds the scheduler waits for binding conditions (its default)
-
-
-def binding_time_left(allocated_at: str, now: float | None = None) -> int | None:
-    """Seconds before the scheduler gives up on the binding conditions (never below 0)."""
-    from datetime import datetime
-
-    try:
-        start = datetime.fromisoformat(allocated_at.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-    current = time.time() if now is None else now
-    # Whole seconds elapsed, as features.binding_seconds_left counts them: the Why line and
-    # the Results line of one frame say the same number.
-    return max(0, BINDING_TIMEOUT - int(current - start))
 
 
 def _clock(stamp: str) -> str:

@@ -8,20 +8,20 @@ Pure functions over a DraView (Rich Text out); `now` is taken by the caller, so 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import time
+from datetime import datetime
 from fractions import Fraction
 
 from rich.text import Text
 
-from gsb_tui.dra.availability import format_quantity
+from gsb_tui.dra.availability import BINDING_TIMEOUT_S, format_quantity
+from gsb_tui.dra.availability import binding_seconds_left as left_for_binding
 from gsb_tui.dra.model import AllocationResult, Claim, Device, Request, Slice
 from gsb_tui.dra.model.features import Toleration
 from gsb_tui.dra.view import DraView
 from gsb_tui.words import text
 
-# How long the scheduler waits for a device's binding conditions after allocation before it
-# gives up and allocates again (the DynamicResources plugin's default bindingTimeout).
-BINDING_TIMEOUT = 600
+BINDING_TIMEOUT = BINDING_TIMEOUT_S
 STATUSES = ("free", "allocated", "reserved", "shared")  # occupancy's words, said as they are
 
 
@@ -34,15 +34,8 @@ def toleration_text(toleration: Toleration) -> str:
 
 
 def binding_seconds_left(claim: Claim, now: datetime) -> int | None:
-    """Seconds until the scheduler gives up on binding conditions (negative: it has); None
-    when the allocation carries no timestamp."""
-    try:
-        start = datetime.fromisoformat(claim.allocated_at)
-    except ValueError:
-        return None
-    if start.tzinfo is None:
-        start = start.replace(tzinfo=UTC)
-    return BINDING_TIMEOUT - int((now - start).total_seconds())
+    """Seconds until the scheduler gives up on binding conditions (negative: it has)."""
+    return left_for_binding(claim.allocated_at, now.timestamp())
 
 
 def leaf_request(claim: Claim, name: str) -> tuple[Request | None, int, int]:
@@ -199,3 +192,44 @@ def device_features(device: Device, per_device: bool = False) -> list[tuple[str,
         elif device.node:
             fields.append(("nodeName", device.node))
     return fields
+
+
+def binding_time_left(allocated_at: str, now: float | None = None) -> int | None:
+    """Seconds before the scheduler gives up on the binding conditions (never below 0); the
+    Why line and the Results line of one frame count them the same way (dra decides)."""
+    left = left_for_binding(allocated_at, time.time() if now is None else now)
+    return None if left is None else max(0, left)
+
+
+def binding_lines(
+    view: DraView, claim: Claim, lang: str = "en", now: float | None = None
+) -> list[str]:
+    """An allocated claim whose devices wait on binding conditions (or failed them)."""
+    lines = []
+    for device in claim.devices:
+        found = view.availability.get(device)
+        if found is None:
+            continue
+        if found.binding_failed:
+            lines.append(
+                text(
+                    lang,
+                    "why.binding-failed",
+                    device=device.device,
+                    conditions=", ".join(found.binding_failed),
+                )
+            )
+        elif found.binding_pending:
+            left = binding_time_left(claim.allocated_at, now)
+            # 0 left: the scheduler's time is up, as the Results line says; not "0s before".
+            lines.append(
+                text(
+                    lang,
+                    "feat.why.binding-expired" if left == 0 else "why.binding",
+                    device=device.device,
+                    conditions=", ".join(found.binding_pending),
+                    left=left if left is not None else "?",
+                    timeout=BINDING_TIMEOUT,
+                )
+            )
+    return lines

@@ -2,11 +2,13 @@
 device, with each device's occupancy, for the selector tool (`s`).
 
 Pure: a function of the DraView and what the user typed. The CEL library must be loaded
-(gsb_tui.ui.explain.cel_ready) before `try_selector` is called on the UI thread.
+(gsb_tui.ui.explain.cel_ready) before `try_selector` is called; the selector screen calls it in
+a worker thread, with a time budget (devices it does not reach are marked, not guessed).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from gsb_tui.dra.model import Device
@@ -59,7 +61,11 @@ def vocabulary(view: DraView) -> list[tuple[str, list[str]]]:
     return [(key, sorted(names)) for key, names in found.items()]
 
 
-def try_selector(view: DraView, expression: str, device_class: str = "") -> Trial:
+def try_selector(
+    view: DraView, expression: str, device_class: str = "", budget: float | None = None
+) -> Trial:
+    """Every device's verdict; with a `budget` (seconds), devices not reached in time get the
+    "error" verdict saying so."""
     from gsb_tui.dra.cel import CelCompileError, compile_selector
 
     def untried(note: str) -> Trial:
@@ -81,11 +87,15 @@ def try_selector(view: DraView, expression: str, device_class: str = "") -> Tria
     except CelCompileError as exc:
         return Trial(expression, device_class, (), error=exc.message, hint=exc.hint, fix=exc.fix)
     out = []
+    deadline = None if budget is None else time.monotonic() + budget
     for device in view.devices:
         occupancy = view.occupancy.get(device.id)
         verdict, error = "", ""
         for i, class_selector in enumerate(class_selectors):
-            outcome = class_selector.evaluate(device)
+            outcome = class_selector.evaluate(device, deadline)
+            if outcome.unfinished:
+                verdict, error = "error", outcome.error
+                break
             if outcome.error:
                 verdict, error = "class", f"class selector #{i}: {outcome.error}"
                 break
@@ -93,7 +103,7 @@ def try_selector(view: DraView, expression: str, device_class: str = "") -> Tria
                 verdict = "class"
                 break
         if not verdict:
-            outcome = selector.evaluate(device)
+            outcome = selector.evaluate(device, deadline)
             verdict = "error" if outcome.error else "match" if outcome.matched else "no-match"
             error = outcome.error
         out.append(DeviceVerdict(device, verdict, error, occupancy))

@@ -118,6 +118,37 @@ DRA: dict[str, tuple[str, str]] = {
         "gsb-tui cannot read this selector ({detail} at offset {pos})",
         "gsb-tui 는 이 선택식을 읽을 수 없습니다 ({pos}번째 글자: {detail})",
     ),
+    "cel.too-deep": (
+        "gsb-tui cannot evaluate this selector: it nests deeper than its evaluator allows (the"
+        " API server may accept it)",
+        "gsb-tui 는 이 선택식을 계산할 수 없습니다: 계산기가 허용하는 것보다 깊게 중첩되어 있습니다"
+        " (API 서버는 받아들일 수 있음)",
+    ),
+    "cel.timeout": (
+        "not evaluated: gsb-tui's time budget for this view ran out first",
+        "계산하지 못함: 이 화면에 쓸 gsb-tui 의 시간 예산이 먼저 끝났습니다",
+    ),
+    "cel.hint.too-long": (
+        "A selector may have at most {limit} bytes; this one has {size}. Shorten it, or split the"
+        " condition over several selectors (they must all be true).",
+        "선택식은 최대 {limit} 바이트입니다. 이 선택식은 {size} 바이트입니다. 줄이거나 조건을 여러"
+        " 선택식으로 나누세요 (모두 참이어야 합니다).",
+    ),
+    "cel.hint.depth": (
+        "The API server's CEL parser stops at {limit} nested levels: use fewer parentheses,"
+        " brackets or chained operators, or split the condition over several selectors.",
+        "API 서버의 CEL 파서는 {limit} 단계 중첩에서 멈춥니다: 괄호, 대괄호, 이어진 연산자를"
+        " 줄이거나 조건을 여러 선택식으로 나누세요.",
+    ),
+    "cel.hint.cost": (
+        "The API server estimates the worst case over any device (up to 32 attributes per"
+        " domain, values of up to 64 characters): this selector's estimate is {cost}, the limit"
+        " {limit}. Nest fewer loops (all, exists, map, filter), or read the attribute by name"
+        " instead of looping over them.",
+        "API 서버는 어떤 장치에서든 최악의 경우를 추정합니다 (도메인마다 속성 최대 32개, 값은"
+        " 최대 64 글자): 이 선택식의 추정치는 {cost}, 한도는 {limit} 입니다. 반복(all, exists,"
+        " map, filter) 중첩을 줄이거나, 속성을 반복하지 말고 이름으로 읽으세요.",
+    ),
     "cel.unported": (
         "gsb-tui cannot evaluate {names} (the API server accepts it); this selector is not"
         " previewed",

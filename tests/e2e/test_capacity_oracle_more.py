@@ -43,7 +43,7 @@ from gsb_tui.cluster.seed_profiles import (
     NET_DRIVER,
 )
 from gsb_tui.dra.model import DeviceId, Request, parse_claim
-from gsb_tui.ui import explain
+from gsb_tui.ui import explain, features
 from gsb_tui.words import text
 from tests.e2e.conftest import practice_cluster
 from tests.e2e.test_capacity_oracle import (
@@ -188,7 +188,7 @@ def test_a_failing_binding_driver_is_shown_as_binding_failed(
         found = view.availability[device]
         assert found.binding_failed == (BINDING_FAILURE_CONDITION,), found
         claim = view.claims[(run.ns, "fails")]
-        assert explain.binding_lines(view, claim, "en") == [
+        assert features.binding_lines(view, claim, "en") == [
             text(
                 "en",
                 "why.binding-failed",
@@ -215,9 +215,9 @@ def _binding_shown(run: Run, name: str, device: DeviceId) -> None:
     assert not claim.device_status, f"{name}: the driver answered before gsb-tui looked"
     assert found.state == "binding", found
     assert found.binding_pending == (BINDING_CONDITION,) and not found.binding_failed
-    left = explain.binding_time_left(claim.allocated_at)
+    left = features.binding_time_left(claim.allocated_at)
     assert left is not None and 0 < left <= 600, (claim.allocated_at, left)
-    (line,) = explain.binding_lines(view, claim, "en", now=time.time())
+    (line,) = features.binding_lines(view, claim, "en", now=time.time())
     assert line.startswith(f"{device.device} is allocated, waiting on binding conditions "), line
     assert BINDING_CONDITION in line
     shown_left = int(line.rsplit("(", 1)[1].split("s ", 1)[0])
@@ -235,7 +235,7 @@ def _bound_shown(run: Run, name: str, device: DeviceId) -> None:
     found = view.availability[device]
     assert found.state == view.occupancy[device].status == "reserved", found
     assert not found.binding_pending and not found.binding_failed
-    assert explain.binding_lines(view, claim, "en") == []
+    assert features.binding_lines(view, claim, "en") == []
     (status,) = claim.device_status
     condition = status.condition(BINDING_CONDITION)
     assert condition is not None and condition.status == "True", status

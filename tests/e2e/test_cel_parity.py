@@ -1,8 +1,12 @@
-"""The CEL preview agrees with the real scheduler: for each selector, the devices gsb-tui says
-match are exactly the devices the scheduler allocates for `allocationMode: All`."""
+"""The CEL preview agrees with the real API server and scheduler: for each selector, the devices
+gsb-tui says match are exactly the devices the scheduler allocates for `allocationMode: All`;
+and for a generated set (fixed seed: valid, invalid, costly, runtime-erroring, deep), gsb-tui
+gives the API server's admission verdict and words (`kubectl create --dry-run=server`), and for
+admitted ones the scheduler's devices or its runtime error (tests/cel_parity.py judges)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from typing import Any
@@ -11,9 +15,11 @@ import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.dra.cel import evaluate_all
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
+from tests import cel_parity
+from tests.cel_generated import corpus
 
 NS = "e2e-parity"
 SELECTORS = [
@@ -123,3 +129,37 @@ async def test_preview_matches_what_the_scheduler_allocates(
         assert keys and all(key in message for key in keys), (keys, message)
     elif not predicted:
         assert "cannot allocate all claims" in message
+
+
+# --- generated selectors: admission, words, devices and runtime errors ------------------------
+
+SEED = 20261201  # bench/cel_parity.py runs the larger set (other seeds, 1,000 and more)
+GENERATED = corpus(SEED, 50)
+
+
+@pytest.fixture(scope="module")
+def lab_view(cluster: ControlPlane) -> DraView:
+    cluster.rest().ensure("/api/v1/namespaces", {"metadata": {"name": NS}})
+    snapshot = asyncio.run(fetch_snapshot(Target(kubeconfig=cluster.kubeconfig, namespace=NS)))
+    view = build_view(snapshot)
+    free = {d for d, occ in view.occupancy.items() if occ.status == "free"}
+    assert free == set(view.occupancy), "parity needs an idle cluster"
+    return view
+
+
+@pytest.mark.parametrize(
+    "index", range(len(GENERATED)), ids=[f"{f}-{i}" for i, (f, _) in enumerate(GENERATED)]
+)
+def test_generated_selectors_are_judged_as_the_api_server_and_scheduler_judge_them(
+    cluster: ControlPlane, lab_view: DraView, index: int
+) -> None:
+    family, expression = GENERATED[index]
+    api = cel_parity.admission(cluster.kubeconfig, NS, expression)
+    scheduler = None
+    if api.admitted:
+        scheduler = cel_parity.scheduling(cluster, NS, f"generated-{index}", expression)
+    ours = cel_parity.gsb_tui(lab_view, expression)
+    print(f"\n[parity {family}] {expression[:160]!r}: api {api} scheduler {scheduler}")
+    if ours.abstained:
+        pytest.skip(f"gsb-tui does not evaluate this one: {ours.message}")
+    assert cel_parity.compare(api, scheduler, ours) == ""

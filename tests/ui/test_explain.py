@@ -265,6 +265,42 @@ async def test_selector_typing_is_debounced(lab_snapshot: Callable[[str], Snapsh
         assert sorted(d.device.name for d in screen.trial.matches) == sorted(expected)
 
 
+async def test_selector_answers_deep_and_costly_selectors_with_the_api_servers_words(
+    lab_snapshot: Callable[[str], Snapshot],
+) -> None:
+    """Evaluated off the UI thread and bounded: the screen keeps answering keys, and a
+    selector the API server refuses shows its rejection (no traceback, no hang)."""
+    step8 = lab_snapshot("step-8")
+    domain = f"device.attributes['{_driver(step8)}']"
+    costly = f"{domain}.all(a, {domain}.all(b, {domain}.all(c, {domain}.all(d, true))))"
+    cases = {
+        " && ".join([f"{domain}.index >= 0"] * 200): "",
+        "(" * 300 + "true" + ")" * 300: "expression recursion limit exceeded: 250",
+        costly: "Forbidden: too complex, exceeds cost limit",
+    }
+    app = make_app(SnapshotSource(step8))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for_preview(pilot, app)
+        screen = await _open_selector(pilot, app)
+        box = screen.query_one("#selector-input", Input)
+        for expression, rejection in cases.items():
+            box.value = expression
+
+            def shown(e: str = expression) -> bool:
+                return screen.trial is not None and screen.trial.expression == e
+
+            await wait_until(pilot, shown)
+            trial = screen.trial
+            assert trial is not None
+            if rejection:
+                assert rejection in trial.error
+            else:
+                assert not trial.error and len(trial.matches) == len(_published(step8))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+
+
 async def test_selector_from_the_command_palette(lab_snapshot: Callable[[str], Snapshot]) -> None:
     app = make_app(SnapshotSource(lab_snapshot("step-8")))
     async with app.run_test(size=(160, 48)) as pilot:

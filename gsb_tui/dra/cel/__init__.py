@@ -12,10 +12,15 @@ How (see docs/CEL.md for the measurements behind it):
   `device.attributes.index == 7` read like the API server's (errors.py), with a fix as
   `CelCompileError.hint` / `.fix`; then the checked AST is printed back as plain CEL with
   Kubernetes' semantics spelled out (emit.py), and the library compiles that once per expression.
+- limits (selector.py, syntax.py, cost.py): judged as the API server judges them and worded
+  as it words them — 10,240 bytes, cel-go's parser depth limits (250), the estimated cost
+  limit (1,000,000); nothing recurses on Python's stack (stackless.py).
 - evaluate (runtime.py): each device becomes one library Context (its `device` variable:
   device.py, values.py, quantity.py, semver.py), built once per device content; results are
   cached per (device, expression), so re-evaluating on every cluster change only costs a
-  dictionary lookup for devices that did not change.
+  dictionary lookup for devices that did not change. Where the library's answer could differ
+  from the scheduler's (dynamic values, runtime errors), interp.py evaluates with cel-go's
+  semantics, cost count and wording. Every evaluation is bounded in time (`budget`).
 
 This is the package's one face: code outside it imports from `gsb_tui.dra.cel` only. Importing
 it does not import the library (~0.4 s); that happens on the first compile, or on `library()`.
@@ -23,10 +28,11 @@ it does not import the library (~0.4 s); that happens on the first compile, or o
 
 from __future__ import annotations
 
+from gsb_tui.dra.cel.cost import MAX_COST, MAX_LENGTH
 from gsb_tui.dra.cel.device import device_variable
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError
 from gsb_tui.dra.cel.quantity import parse_quantity
-from gsb_tui.dra.cel.runtime import CelOutcome, library
+from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET, CelOutcome, library
 from gsb_tui.dra.cel.selector import (
     RequestPreview,
     Selector,
@@ -38,7 +44,15 @@ from gsb_tui.dra.cel.selector import (
 from gsb_tui.dra.cel.semver import parse_semver
 from gsb_tui.dra.cel.values import SEMVER_TEXT
 
+# Seconds the dashboard gives one request's preview on its UI thread (devices not reached in
+# time are shown as not evaluated, and reached on a later repaint: results are cached).
+PREVIEW_BUDGET = 0.05
+
 __all__ = [
+    "EVALUATION_BUDGET",
+    "MAX_COST",
+    "MAX_LENGTH",
+    "PREVIEW_BUDGET",
     "SEMVER_TEXT",
     "CelCompileError",
     "CelOutcome",

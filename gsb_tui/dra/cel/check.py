@@ -5,15 +5,16 @@ Kubernetes compiles selectors with cel-go against a declared `device` variable
 `attributes.index` is the (empty) map of a domain called "index", and a map never equals an int.
 The Rust CEL we evaluate with has no checker, so this module re-creates the part of cel-go's
 checker that selectors meet (declarations and unification in types.py) and produces the same
-messages; errors.py adds cel-go's columns and caret lines.
+messages; errors.py adds cel-go's columns and caret lines, validate.py cel-go's AST validators.
 
 `needs` tells which parts of a device an expression reads, so evaluation converts only those.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from gsb_tui.dra.cel.stackless import Step, run
 from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
 from gsb_tui.dra.cel.types import (
     BOOL,
@@ -42,16 +43,8 @@ from gsb_tui.dra.cel.types import (
     substitute,
 )
 
-__all__ = [
-    "WHOLE",
-    "CheckError",
-    "Checked",
-    "Leaf",
-    "check",
-    "children",
-    "needs",
-    "string_key",
-]
+__all__ = ["WHOLE", "CheckError", "Checked", "Leaf", "check", "children", "needs", "string_key"]
+__all__ += ["walk"]
 
 # --- the checker -----------------------------------------------------------------------------
 
@@ -70,9 +63,19 @@ class Checked:
     errors: list[CheckError]
     unsupported: list[str]  # functions the API server has but gsb-tui cannot evaluate
     device_refs: set[int]  # id() of Ident nodes that are the global `device`
+    # id(call node) -> cel-go overload ids of the overloads that matched (cost.py needs them)
+    overloads: dict[int, list[str]] = field(default_factory=dict)
+
+
+# cel-go's two-variable comprehensions (ext.TwoVarComprehensions, in Kubernetes' environment):
+# accepted by the API server, not evaluated here.
+_TWO_VARIABLE_MACROS = {"all": 3, "exists": 3, "existsOne": 3, "exists_one": 3}
 
 
 class _Checker:
+    """cel-go's checker (checker/checker.go) over syntax.py's tree; every method that recurses
+    is a generator driven by stackless.run."""
+
     def __init__(self) -> None:
         self.m: Substitution = {}
         self.counter = 0
@@ -81,6 +84,7 @@ class _Checker:
         self.unsupported: list[str] = []
         self.scopes: list[dict[str, T]] = []
         self.device_refs: set[int] = set()
+        self.overloads: dict[int, list[str]] = {}
 
     def fresh(self) -> T:
         self.counter += 1
@@ -97,12 +101,12 @@ class _Checker:
             return True
         return False
 
-    def check(self, node: Node) -> T:
-        t = self._check(node)
+    def check(self, node: Node) -> Step[T]:
+        t: T = yield self._check(node)
         self.types[id(node)] = t
         return t
 
-    def _check(self, node: Node) -> T:
+    def _check(self, node: Node) -> Step[T]:
         if isinstance(node, Lit):
             return {"int": INT, "uint": UINT, "double": DOUBLE, "string": STRING}.get(
                 node.kind
@@ -110,23 +114,26 @@ class _Checker:
         if isinstance(node, Ident):
             return self.ident(node)
         if isinstance(node, Select):
-            return self.select(node)
+            found: T = yield self.select(node)
+            return found
         if isinstance(node, Call):
-            return self.call(node)
+            found = yield self.call(node)
+            return found
         if isinstance(node, ListLit):
             elem: T | None = None
             for e in node.elements:
-                elem = self.join(e, elem, self.check(e))
+                elem = self.join(elem, (yield self.check(e)))
             return list_of(elem or self.fresh())
         if isinstance(node, MapLit):
             key: T | None = None
             value: T | None = None
             for k, v in node.entries:
-                key = self.join(k, key, self.check(k))
-                value = self.join(v, value, self.check(v))
+                key = self.join(key, (yield self.check(k)))
+                value = self.join(value, (yield self.check(v)))
             return map_of(key or self.fresh(), value or self.fresh())
         assert isinstance(node, Macro)
-        return self.macro(node)
+        found = yield self.macro(node)
+        return found
 
     def ident(self, node: Ident) -> T:
         for scope in reversed(self.scopes):
@@ -140,14 +147,16 @@ class _Checker:
             return TYPE_IDENTS[name]
         return self.error(node, f"undeclared reference to '{name}' (in container '')")
 
-    def select(self, node: Select) -> T:
-        target = substitute(self.m, self.check(node.operand), False)
+    def select(self, node: Select) -> Step[T]:
+        target = substitute(self.m, (yield self.check(node.operand)), False)
         result = DYN
         if target.kind == "map":
             result = target.params[1]
         elif target.kind == "object":
-            fields = OBJECT_FIELDS.get(target.name, {})
-            if node.field in fields:
+            fields = OBJECT_FIELDS.get(target.name)
+            if fields is None:  # kubernetes.Quantity, kubernetes.Semver: opaque to field access
+                result = self.error(node, f"unexpected failed resolution of '{target.name}'")
+            elif node.field in fields:
                 result = fields[node.field]
             else:
                 result = self.error(node, f"undefined field '{node.field}'")
@@ -157,27 +166,29 @@ class _Checker:
             self.error(node, f"type '{target}' does not support field selection")
         return BOOL if node.test_only else substitute(self.m, result, False)
 
-    def join(self, node: Node, previous: T | None, current: T) -> T:
+    def join(self, previous: T | None, current: T) -> T:
+        """cel-go's joinTypes: mixed literal elements make the literal's type dyn; the API
+        server's homogeneous-literal validator (validate_literals) reports them afterwards."""
         if previous is None:
             return current
-        if not self.assignable(previous, current):
-            self.error(
-                node,
-                f"type '{current}' does not match previous type '{previous}' in aggregate. "
-                "Use 'dyn(x)' to make the aggregate dynamic.",
-            )
-            return previous
-        return previous if less_specific(previous, current) else current
+        if self.assignable(previous, current):
+            return previous if less_specific(previous, current) else current
+        return DYN
 
-    def call(self, node: Call) -> T:
-        for arg in node.args:
-            self.check(arg)
+    def call(self, node: Call) -> Step[T]:
         name = node.function
+        if node.target is not None and _TWO_VARIABLE_MACROS.get(name) == len(node.args):
+            self.unsupported.append(f"{name}(k, v, …)")
+            yield self.check(node.target)
+            return BOOL
+        for arg in node.args:
+            yield self.check(arg)
         if name in ("_&&_", "_||_"):
             for arg in node.args:
                 found = self.types[id(arg)]
                 if not self.assignable(found, BOOL):
                     self.error(arg, f"expected type 'bool' but found '{found}'")
+            self.overloads[id(node)] = ["logical_and" if name == "_&&_" else "logical_or"]
             return BOOL
         target = node.target
         if target is not None:
@@ -187,26 +198,28 @@ class _Checker:
                 node.function = name = namespaced
                 node.target = target = None
             else:
-                self.check(target)
+                yield self.check(target)
         fn = FUNCTIONS.get(name)
         if fn is None:
             if name in UNSUPPORTED:
-                self.unsupported.append(name)
+                self.unsupported.append(f"{name}()")
                 return DYN
             return self.error(node, f"undeclared reference to '{name}' (in container '')")
-        return self.resolve(node, name, fn, target)
-
-    def resolve(self, node: Call, name: str, fn: Function, target: Node | None) -> T:
         args = [self.types[id(a)] for a in ([target] if target else []) + node.args]
+        return self.resolve(node, name, fn, args, target is not None)
+
+    def resolve(self, node: Node, name: str, fn: Function, args: list[T], member: bool) -> T:
         result: T | None = None
+        ids: list[str] = []
         for overload in fn.overloads:
-            if overload.member != (target is not None) or len(overload.params) != len(args):
+            if overload.member != member or len(overload.params) != len(args):
                 continue
             fresh = {p: self.fresh() for p in ("A", "B")}
             params = [_instantiate(p, fresh) for p in overload.params]
             trial = dict(self.m)
             if all(assignable(trial, a, p) for a, p in zip(args, params, strict=True)):
                 self.m = trial
+                ids.append(overload.id)
                 found = substitute(self.m, _instantiate(overload.result, fresh), False)
                 if result is None:
                     result = found
@@ -214,26 +227,28 @@ class _Checker:
                     result = DYN
         if result is None:
             shown = [str(substitute(self.m, a, True)) for a in args]
-            signature = "(" + ", ".join(shown[1:] if target else shown) + ")"
-            if target is not None:
+            signature = "(" + ", ".join(shown[1:] if member else shown) + ")"
+            if member:
                 signature = f"{shown[0]}.{signature}"
             return self.error(
                 node, f"found no matching overload for '{name}' applied to '{signature}'"
             )
+        self.overloads[id(node)] = ids
         return result
 
-    def macro(self, node: Macro) -> T:
+    def macro(self, node: Macro) -> Step[T]:
         if node.name == "bind":
-            init = self.check(node.args[0])
+            init = yield self.check(node.args[0])
             self.scopes.append({node.var: init})
-            body = self.check(node.args[1])
+            body: T = yield self.check(node.args[1])
             self.scopes.pop()
             return body
         assert node.target is not None
-        range_type = substitute(self.m, self.check(node.target), False)
+        range_type = substitute(self.m, (yield self.check(node.target)), False)
         if range_type.kind in ("list", "map"):  # a map ranges over its keys
             var = range_type.params[0]
-        elif dyn_or_error(range_type) or range_type.kind == "param":
+        elif range_type.kind in ("dyn", "error", "param"):
+            self.assignable(DYN, range_type)
             var = DYN
         else:
             var = self.error(
@@ -244,17 +259,34 @@ class _Checker:
         self.scopes.append({node.var: var})
         # map(x, t) / map(x, p, t): the last argument is the transform, the rest are conditions.
         conditions = node.args[:-1] if node.name == "map" else node.args
+        transform: T | None = None
+        if node.name == "map":
+            transform = yield self.check(node.args[-1])
         for cond in conditions:
-            found = self.check(cond)
-            if not self.assignable(found, BOOL):
-                self.error(cond, f"expected type 'bool' but found '{found}'")
+            found = yield self.check(cond)
+            self.condition(node, found, var, transform)
         result = BOOL
         if node.name == "map":
-            result = list_of(self.check(node.args[-1]))
+            assert transform is not None
+            result = list_of(transform)
         elif node.name == "filter":
             result = list_of(var)
         self.scopes.pop()
         return result
+
+    def condition(self, node: Macro, found: T, var: T, transform: T | None) -> None:
+        """A macro's condition as cel-go checks its expansion: `all`/`exists` join it with
+        `&&`/`||`, the others make it the condition of a `_?_:_` step."""
+        cond = node.args[-2] if node.name == "map" else node.args[-1]
+        if node.name in ("all", "exists"):
+            if not self.assignable(found, BOOL):
+                self.error(cond, f"expected type 'bool' but found '{found}'")
+            return
+        if node.name == "exists_one":
+            step = INT
+        else:
+            step = list_of(transform if node.name == "map" and transform is not None else var)
+        self.resolve(node, "_?_:_", FUNCTIONS["_?_:_"], [found, step, step], False)
 
 
 def _instantiate(t: T, fresh: dict[str, T]) -> T:
@@ -266,20 +298,46 @@ def _instantiate(t: T, fresh: dict[str, T]) -> T:
 
 
 def _qualified_name(node: Node) -> str:
-    if isinstance(node, Ident):
-        return node.name
-    if isinstance(node, Select) and not node.test_only:
-        prefix = _qualified_name(node.operand)
-        return f"{prefix}.{node.field}" if prefix else ""
-    return ""
+    parts: list[str] = []
+    while isinstance(node, Select) and not node.test_only:
+        parts.append(node.field)
+        node = node.operand
+    if not isinstance(node, Ident):
+        return ""
+    return ".".join([node.name, *reversed(parts)])
 
 
 def check(root: Node) -> Checked:
+    """Type-check as the API server does; TypeDepthError for types nested too deep."""
     checker = _Checker()
-    checker.check(root)
+    run(checker.check(root))
     types = {k: substitute(checker.m, t, True) for k, t in checker.types.items()}
     output = types[id(root)]
-    return Checked(root, output, types, checker.errors, checker.unsupported, checker.device_refs)
+    checked = Checked(
+        root,
+        output,
+        types,
+        checker.errors,
+        checker.unsupported,
+        checker.device_refs,
+        checker.overloads,
+    )
+    if not checked.errors:
+        from gsb_tui.dra.cel.validate import validate_literals
+
+        checked.errors = validate_literals(checked)
+    return checked
+
+
+def walk(root: Node) -> list[Node]:
+    """Every node of the tree, parents before children (without recursion)."""
+    out: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(children(node)))
+    return out
 
 
 # --- which parts of the device an expression reads ----------------------------------------------
@@ -302,15 +360,11 @@ def needs(checked: Checked) -> frozenset[Leaf]:
     selectors usually read one or two attributes."""
     parents: dict[int, Node] = {}
     idents: list[Ident] = []
-
-    def walk(node: Node) -> None:
+    for node in walk(checked.root):
         if isinstance(node, Ident) and id(node) in checked.device_refs:
             idents.append(node)
         for child in children(node):
             parents[id(child)] = node
-            walk(child)
-
-    walk(checked.root)
     leaves: set[Leaf] = set()
     for ident in idents:
         leaf = _leaf(ident, parents)

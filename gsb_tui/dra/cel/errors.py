@@ -36,17 +36,25 @@ def _location(expression: str, pos: int) -> tuple[int, int, str]:
     return expression.count("\n", 0, pos) + 1, pos - start, line_text
 
 
+# cel-go keeps the first 100 errors it reports (common/errors.go maxErrorsToReport).
+_MAX_ERRORS = 100
+
+
 def display(expression: str, errors: list[check.CheckError]) -> str:
-    """cel-go's Errors.ToDisplayString: sorted, each with the line and a caret under the column."""
+    """cel-go's Errors.ToDisplayString: the first 100 reported, sorted, each with the line and
+    a caret under the column, then how many more there were."""
     shown = []
-    for err in sorted(errors, key=lambda e: _location(expression, e.pos)[:2]):
+    kept = errors[:_MAX_ERRORS]
+    for err in sorted(kept, key=lambda e: _location(expression, e.pos)[:2]):
         line, col, text = _location(expression, err.pos)
         text = text.replace("\t", " ")
-        if text[:col].isascii() and text[col : col + 1].isascii():
-            marker = "." * col + "^"
-        else:  # cel-go switches to full-width marks when wide characters precede the column
-            marker = "\uff0e" * col + "\uff3e"
+        # cel-go marks each character before the column with a dot, full-width for a character
+        # that takes more than one byte, and the column with a caret (full-width likewise).
+        marker = "".join("\uff0e" if c > "\x7f" else "." for c in text[:col])
+        marker += "\uff3e" if text[col : col + 1] > "\x7f" else "^"
         shown.append(f"ERROR: <input>:{line}:{col + 1}: {err.message}\n | {text}\n | {marker}")
+    if len(errors) > _MAX_ERRORS:
+        shown.append(f"{len(errors) - _MAX_ERRORS} more errors were truncated")
     return "\n".join(shown)
 
 
@@ -67,17 +75,16 @@ def _on_device_domains(node: syntax.Node) -> bool:
     )
 
 
-def _domain_mistakes(node: syntax.Node, found: list[tuple[str, int, str]]) -> None:
+def _domain_mistakes(root: syntax.Node, found: list[tuple[str, int, str]]) -> None:
     """Find `device.attributes.NAME` and `device.attributes['NAME']` (NAME is not a domain)."""
-    if isinstance(node, syntax.Select) and not node.test_only:
-        if _on_device_domains(node.operand):
-            found.append(("select", node.pos, node.field))
-    elif isinstance(node, syntax.Call) and node.function == "_[_]":
-        key = check.string_key(node.args[1])
-        if _on_device_domains(node.args[0]) and key is not None and "." not in key:
-            found.append(("index", node.pos, key))
-    for child in check.children(node):
-        _domain_mistakes(child, found)
+    for node in check.walk(root):
+        if isinstance(node, syntax.Select) and not node.test_only:
+            if _on_device_domains(node.operand):
+                found.append(("select", node.pos, node.field))
+        elif isinstance(node, syntax.Call) and node.function == "_[_]":
+            key = check.string_key(node.args[1])
+            if _on_device_domains(node.args[0]) and key is not None and "." not in key:
+                found.append(("index", node.pos, key))
 
 
 def _hint(expression: str, checked: check.Checked, driver: str) -> tuple[str, str]:

@@ -4,24 +4,35 @@ Each device becomes one library Context holding its `device` variable (device.py
 per device content and holding only what compiled selectors read (check.needs). Results are
 cached per (device, expression), so re-evaluating on every cluster change is a dictionary lookup
 for devices that did not change.
+
+Where the library's answer could differ from the scheduler's, interp.py (cel-go's semantics,
+cost count and wording) evaluates instead: for selectors that read version attributes or
+capacities through dynamic values on devices that have them, and for every evaluation the
+library failed. Every evaluation has a deadline (EVALUATION_BUDGET, or the caller's); one that
+runs out is reported as unfinished and not cached.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NoReturn
+from typing import Any
 
-from gsb_tui.dra.cel import check, emit
+from gsb_tui.dra.cel import callbacks, check, interp
 from gsb_tui.dra.cel.device import DeviceError, device_variable
-from gsb_tui.dra.cel.quantity import Quantity, QuantityError, from_int, is_quantity, parse_quantity
-from gsb_tui.dra.cel.semver import SemverError, is_semver, parse_semver
-from gsb_tui.dra.cel.values import as_quantity, as_semver, encode_quantity, encode_semver
+from gsb_tui.dra.cel.values import as_quantity, as_semver
 from gsb_tui.dra.model import Device, DeviceId
+from gsb_tui.words import t
+
+# Wall-clock time one evaluation may take (the scheduler's cost limit is about 0.1 s of
+# cel-go's work; the interpreter is slower). The library's own work cannot be interrupted, but
+# its cost is bounded at compile time (cost.py); Python callbacks and the interpreter check it.
+EVALUATION_BUDGET = 1.0
 
 
 @dataclass(frozen=True)
@@ -31,6 +42,12 @@ class CelOutcome:
     device: DeviceId
     matched: bool
     error: str = ""  # "" unless a runtime error (then matched is False)
+    # The time budget ran out before the device was evaluated (error says so): not a verdict.
+    unfinished: bool = False
+
+
+class _TimedOut(Exception):
+    """The evaluation's deadline passed (raised from a Python callback, or the interpreter)."""
 
 
 # --- the evaluating library --------------------------------------------------------------------
@@ -53,142 +70,6 @@ def library() -> Any:
     return cel
 
 
-# --- Kubernetes' CEL functions, called by the library ------------------------------------------
-
-_failure = threading.local()
-
-
-class _Failure(Exception):
-    pass
-
-
-def _fail(message: str) -> NoReturn:
-    # The library wraps our exception text in its own; keep the message to report it verbatim.
-    _failure.message = message
-    raise _Failure(message)
-
-
-def _no_overload() -> NoReturn:
-    _fail("no such overload")
-
-
-def _quantity_arg(value: Any) -> Quantity:
-    q = as_quantity(value)
-    return q if q is not None else _no_overload()
-
-
-def _string_arg(value: Any) -> str:
-    return value if isinstance(value, str) else _no_overload()
-
-
-def _k8s_quantity(text: Any) -> dict[str, str]:
-    try:
-        return encode_quantity(parse_quantity(_string_arg(text)))
-    except QuantityError as exc:
-        _fail(str(exc))
-
-
-def _k8s_semver(text: Any, normalize: Any = False) -> dict[str, str]:
-    try:
-        return encode_semver(parse_semver(_string_arg(text), bool(normalize)))
-    except SemverError as exc:
-        _fail(str(exc))
-
-
-def _compare(a: Any, b: Any) -> int:
-    qa, qb = as_quantity(a), as_quantity(b)
-    if qa is not None and qb is not None:
-        return qa.cmp(qb)
-    sa, sb = as_semver(a), as_semver(b)
-    if sa is not None and sb is not None:
-        return sa.compare(sb)
-    _no_overload()
-
-
-def _as_integer(q: Any) -> int:
-    value = _quantity_arg(q).as_int64()
-    return value if value is not None else _fail("cannot convert value to integer")
-
-
-def _plus(q: Any, other: Any, sign: int) -> dict[str, str]:
-    left = _quantity_arg(q)
-    if isinstance(other, int) and not isinstance(other, bool):
-        right = from_int(other)
-    else:
-        right = _quantity_arg(other)
-    return encode_quantity(left.add(right) if sign > 0 else left.sub(right))
-
-
-def _semver_part(v: Any, part: str) -> int:
-    s = as_semver(v)
-    return int(getattr(s, part)) if s is not None else _no_overload()
-
-
-def _eq(a: Any, b: Any) -> bool:
-    qa, qb = as_quantity(a), as_quantity(b)
-    if qa is not None or qb is not None:  # Quantity.Equal: false for anything but a quantity
-        return qa is not None and qb is not None and qa.cmp(qb) == 0
-    return bool(a == b)
-
-
-def _in(value: Any, container: Any) -> bool:
-    return any(_eq(value, item) for item in container)
-
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if value in ("1", "t", "true", "TRUE", "True"):
-        return True
-    if value in ("0", "f", "false", "FALSE", "False"):
-        return False
-    _fail("type conversion error from 'string' to 'bool'")
-
-
-def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a stdlib function so its exceptions surface as CEL runtime errors."""
-
-    def call(*args: Any) -> Any:
-        try:
-            return fn(*args)
-        except _Failure:
-            raise
-        except Exception as exc:
-            _fail(str(exc) or type(exc).__name__)
-
-    return call
-
-
-def _functions() -> dict[str, Callable[..., Any]]:
-    from cel.stdlib import EXTENSIONS  # part of common-expression-language
-
-    py = emit.python_name
-    functions: dict[str, Callable[..., Any]] = {
-        py("quantity"): _k8s_quantity,
-        py("isQuantity"): lambda s: is_quantity(_string_arg(s)),
-        py("sign"): lambda q: _quantity_arg(q).sign(),
-        py("isInteger"): lambda q: _quantity_arg(q).as_int64() is not None,
-        py("asInteger"): _as_integer,
-        py("asApproximateFloat"): lambda q: _quantity_arg(q).approximate_float(),
-        py("add"): lambda q, other: _plus(q, other, 1),
-        py("sub"): lambda q, other: _plus(q, other, -1),
-        py("compareTo"): _compare,
-        py("isGreaterThan"): lambda a, b: _compare(a, b) > 0,
-        py("isLessThan"): lambda a, b: _compare(a, b) < 0,
-        py("semver"): _k8s_semver,
-        py("isSemver"): lambda s, normalize=False: is_semver(_string_arg(s), bool(normalize)),
-        py("major"): lambda v: _semver_part(v, "major"),
-        py("minor"): lambda v: _semver_part(v, "minor"),
-        py("patch"): lambda v: _semver_part(v, "patch"),
-        py("eq"): _eq,
-        py("in"): _in,
-        py("bool"): _bool,
-    }
-    for name, fn in EXTENSIONS["strings"].items():
-        functions[py(name)] = _guarded(fn)
-    return functions
-
-
 # --- devices prepared for the library ----------------------------------------------------------
 
 
@@ -200,10 +81,15 @@ class _Prepared:
     error: str
     needs_version: int  # which _needs the context holds
     results: dict[str, CelOutcome] = field(default_factory=dict)
+    versions: frozenset[tuple[str, str]] = frozenset()  # (domain, name) of version attributes
+    capacities: bool = False  # whether the device publishes capacities
+    typed: Any = None  # the device as interp.py sees it, built on first use
 
 
 _MAX_PREPARED = 20_000
 _prepared_devices: dict[tuple[DeviceId, str], _Prepared] = {}
+# Outcomes of selectors that read nothing of the device, by expression.
+_device_free: dict[str, CelOutcome] = {}
 # What the compiled selectors read, together: each device's context holds just that.
 _needs: set[check.Leaf] = set()
 _needs_version = 0
@@ -268,8 +154,23 @@ def _prepare(device: Device) -> _Prepared:
     if len(_prepared_devices) >= _MAX_PREPARED:
         _prepared_devices.clear()
     entry = _Prepared(device, "", context, error, _needs_version)
+    entry.versions, entry.capacities = _typed_values(device)
     _prepared_devices[key] = entry
     return entry
+
+
+def _typed_values(device: Device) -> tuple[frozenset[tuple[str, str]], bool]:
+    """Which attributes are versions, and whether there are capacities: the values the library
+    represents as maps (values.py), so its answers on dynamic values can differ from cel-go's."""
+    raw = device.raw if isinstance(device.raw, dict) else {}
+    attributes = raw.get("attributes")
+    versions = set()
+    if isinstance(attributes, dict):
+        for name, value in attributes.items():
+            if isinstance(value, dict) and "version" in value:
+                domain, sep, ident = str(name).partition("/")
+                versions.add((domain, ident) if sep else (device.id.driver, str(name)))
+    return frozenset(versions), bool(raw.get("capacity") or device.capacity)
 
 
 # Not a device part: registered by selectors that call Python functions (k8s_*), which then
@@ -289,13 +190,14 @@ def _context(device: Device) -> tuple[Any, str]:
 
 @lru_cache(maxsize=1)
 def _function_table() -> dict[str, Callable[..., Any]]:
-    return _functions()
+    return callbacks.functions()
 
 
 def clear(*, results_only: bool = False) -> None:
     """Forget cached results, and unless results_only also the prepared devices and what
     compiled selectors registered (they register again on their next evaluation)."""
     global _needs_version, epoch
+    _device_free.clear()
     if results_only:
         for entry in _prepared_devices.values():
             entry.results.clear()
@@ -306,33 +208,120 @@ def clear(*, results_only: bool = False) -> None:
     epoch += 1
 
 
-def evaluate(program: Any, expression: str, device: Device) -> CelOutcome:
-    """One compiled program on one device, cached per device content and expression."""
+@dataclass
+class Evaluator:
+    """What evaluating one compiled selector needs (selector.py builds it)."""
+
+    expression: str
+    program: Any  # the library's compiled program
+    precise: interp.Program | None  # None when interp.py cannot evaluate this selector
+    needs: frozenset[check.Leaf]
+    dynamic_versions: bool  # reads attributes (a version among them reads as a map natively)
+    dynamic_quantities: bool  # passes capacities through dynamic values
+
+    @property
+    def device_free(self) -> bool:
+        """Reads nothing of the device: one outcome for every device."""
+        return self._device_free
+
+    def __post_init__(self) -> None:
+        self._device_free = not self.needs - {PYTHON_FUNCTIONS}
+
+
+def _reads(needs: frozenset[check.Leaf], kind: str, domain: str, name: str) -> bool:
+    return bool({check.WHOLE, (kind, "*", "*"), (kind, domain, "*"), (kind, domain, name)} & needs)
+
+
+def _precise_first(ev: Evaluator, entry: _Prepared) -> bool:
+    if ev.precise is None:
+        return False
+    if ev.dynamic_versions and any(_reads(ev.needs, "attributes", *v) for v in entry.versions):
+        return True
+    return ev.dynamic_quantities and entry.capacities
+
+
+def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> CelOutcome:
+    """One compiled selector on one device, cached per device content and expression.
+
+    `deadline` (time.monotonic) bounds this evaluation besides EVALUATION_BUDGET; past it the
+    outcome is `unfinished` and not cached."""
     entry = _prepare(device)
-    outcome = entry.results.get(expression)
-    if outcome is None:
-        outcome = _run(program, device.id, entry)
-        entry.results[expression] = outcome
+    outcome = entry.results.get(ev.expression)
+    if outcome is not None:
+        return outcome
+    if entry.context is not None and ev.device_free:
+        # Reads nothing of the device: one evaluation answers for every device.
+        shared = _device_free.get(ev.expression)
+        if shared is not None:
+            outcome = CelOutcome(device.id, shared.matched, shared.error)
+            entry.results[ev.expression] = outcome
+            return outcome
+    started = time.monotonic()
+    limit = started + EVALUATION_BUDGET
+    if deadline is not None:
+        if started > deadline:  # the caller's budget is spent: not even started
+            return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
+        limit = min(limit, deadline)
+    try:
+        if entry.context is None:
+            outcome = CelOutcome(device.id, False, entry.error)
+        elif _precise_first(ev, entry):
+            outcome = _run_precise(ev, device, entry, limit)
+        else:
+            outcome = _run(ev.program, device.id, entry, limit)
+            if outcome.error and ev.precise is not None:  # the scheduler's own wording
+                outcome = _run_precise(ev, device, entry, limit)
+    except _TimedOut:
+        return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
+    entry.results[ev.expression] = outcome
+    if entry.context is not None and ev.device_free:
+        if len(_device_free) >= _MAX_PREPARED:
+            _device_free.clear()
+        _device_free[ev.expression] = outcome
     return outcome
 
 
-def _run(program: Any, device: DeviceId, entry: _Prepared) -> CelOutcome:
+def _run(program: Any, device: DeviceId, entry: _Prepared, deadline: float) -> CelOutcome:
     if entry.context is None:
         return CelOutcome(device, False, entry.error)
-    _failure.message = ""
+    callbacks.failure.message = ""
+    callbacks.failure.deadline = deadline
     try:
         result = program.execute(entry.context)
     except Exception as exc:
+        if getattr(callbacks.failure, "message", "") == callbacks.TIMEOUT:
+            raise _TimedOut() from None
         return CelOutcome(device, False, _runtime_message(exc))
+    finally:
+        callbacks.failure.deadline = math.inf
+    return _outcome(device, result)
+
+
+def _run_precise(ev: Evaluator, device: Device, entry: _Prepared, deadline: float) -> CelOutcome:
+    assert ev.precise is not None
+    if entry.typed is None:
+        try:
+            entry.typed = interp.device_value(device_variable(device, None))
+        except DeviceError as exc:
+            return CelOutcome(device.id, False, str(exc))
+    try:
+        result = ev.precise.run(entry.typed, deadline=deadline)
+    except interp.CelError as exc:
+        return CelOutcome(device.id, False, str(exc))
+    except interp.Timeout:
+        raise _TimedOut() from None
+    except interp.Unported:  # cannot happen for a compiled Program; the library's answer stands
+        return _run(ev.program, device.id, entry, deadline)
+    if isinstance(result, bool):
+        return CelOutcome(device.id, result)
+    return CelOutcome(device.id, False, interp.not_bool(result))
+
+
+def _outcome(device: DeviceId, result: Any) -> CelOutcome:
     if isinstance(result, bool):
         return CelOutcome(device, result)
-    kind = _type_name(result)
-    return CelOutcome(
-        device,
-        False,
-        f"CEL result of type {kind} could not be converted to bool: "
-        f"type conversion error from '{kind}' to 'bool'",
-    )
+    typed = as_quantity(result) or as_semver(result) or result
+    return CelOutcome(device, False, interp.not_bool(typed))
 
 
 def _type_name(value: Any) -> str:
@@ -349,7 +338,7 @@ def _type_name(value: Any) -> str:
 def _runtime_message(exc: Exception) -> str:
     """cel-go's wording for what the library raised."""
     text = str(exc)
-    failure: str = getattr(_failure, "message", "")
+    failure: str = getattr(callbacks.failure, "message", "")
     if text.startswith("Function 'k8s_") and failure:
         return failure
     if isinstance(exc, KeyError):

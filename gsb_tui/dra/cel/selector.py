@@ -1,9 +1,13 @@
 """Selectors compiled once per expression, and evaluated over devices and requests.
 
-Compiling runs the library's parser (for cel-go's syntax errors), then check.py (for the API
-server's type errors, worded by errors.py), then prints the checked AST back as plain CEL with
-Kubernetes' semantics spelled out (emit.py) and has the library compile that. Evaluating is
-runtime.py's. The package's __init__ is the face that callers import from.
+Compiling judges a selector as the API server does, in its order: the length limit (10,240
+bytes), cel-go's parser limits (syntax.py: 250 nested rules or operators), syntax errors (the
+library's parser: the same grammar as cel-go), type errors (check.py, worded by errors.py), the
+result type, then the estimated cost limit (cost.py). It then prints the checked tree back as
+plain CEL with Kubernetes' semantics spelled out (emit.py) for the library, and compiles it for
+interp.py too. Evaluating is runtime.py's; the functions here take an optional time `budget`
+for a whole call, past which the remaining devices are reported unfinished. The package's
+__init__ is the face that callers import from.
 """
 
 from __future__ import annotations
@@ -11,21 +15,23 @@ from __future__ import annotations
 import functools
 import re
 import threading
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra.cel import check, emit, runtime, syntax
+from gsb_tui.dra.cel import check, cost, emit, interp, runtime, syntax
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
-from gsb_tui.dra.cel.runtime import CelOutcome
-from gsb_tui.dra.cel.types import ANY, BOOL
+from gsb_tui.dra.cel.runtime import CelOutcome, Evaluator
+from gsb_tui.dra.cel.types import ANY, BOOL, TypeDepthError
 from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
 from gsb_tui.words import t
 
-# The dashboard previews selectors on its UI thread while the lab checks judge step 5 on a
-# worker thread; the compiled-selector and device-context caches are shared, so one thread at a
-# time (re-entrant: evaluate_all and explain_request call compile and evaluate).
+# The dashboard previews selectors while the lab checks judge step 5 on a worker thread; the
+# compiled-selector and device-context caches are shared, so one thread at a time. The lock is
+# held for one compile or one device's evaluation, never for a whole request, so a caller
+# waits at most one (bounded) evaluation for another thread.
 _lock = threading.RLock()
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -46,27 +52,30 @@ class Selector:
     def __init__(
         self,
         expression: str,
-        program: Any,
+        evaluator: Evaluator,
         output: str,
         evaluator_source: str,
-        needs: frozenset[check.Leaf],
+        max_cost: int,
     ) -> None:
         self.expression = expression
         self.output_type = output  # "bool", or "any" for e.g. a boolean attribute on its own
         self.evaluator_source = evaluator_source  # what the library runs (for debugging)
-        self.needs = needs  # the parts of a device it reads
-        self._program = program
+        self.needs = evaluator.needs  # the parts of a device it reads
+        self.max_cost = max_cost  # cel-go's estimated worst-case cost (the API server's)
+        self._evaluator = evaluator
         self._epoch = -1
 
     def __repr__(self) -> str:
         return f"Selector({self.expression!r})"
 
     @_serialised
-    def evaluate(self, device: Device) -> CelOutcome:
+    def evaluate(self, device: Device, deadline: float | None = None) -> CelOutcome:
+        """The outcome on one device; `deadline` (time.monotonic()) bounds it besides the
+        per-evaluation budget (an unfinished outcome then, not cached)."""
         if self._epoch != runtime.epoch:  # caches were cleared since it registered
             runtime.require(self.needs)
             self._epoch = runtime.epoch
-        return runtime.evaluate(self._program, self.expression, device)
+        return runtime.evaluate(self._evaluator, device, deadline)
 
 
 _compiled: dict[str, Selector] = {}
@@ -98,9 +107,30 @@ def compile_selector(expression: str, *, driver: str = "") -> Selector:
 
 
 _SYNTAX_PREFIX = re.compile(r"^Failed to parse expression .*?: (?=ERROR: )", re.DOTALL)
+# The library's parser gives up at 96 nested levels where cel-go allows 250.
+_LIBRARY_DEPTH = "Recursion limit of"
 
 
 def _compile(expression: str, driver: str) -> Selector:
+    size = len(expression.encode("utf-8", "surrogatepass"))
+    if size > cost.MAX_LENGTH:
+        raise CelCompileError(
+            f"Too long: may not be more than {cost.MAX_LENGTH} bytes",
+            hint=t("cel.hint.too-long", size=size, limit=cost.MAX_LENGTH),
+            expression=expression,
+        )
+    root: syntax.Node | None = None
+    unreadable: ParseError | None = None
+    try:
+        root = syntax.parse(expression)
+    except syntax.LimitError as exc:  # cel-go's own parser limits: the API server's words
+        raise CelCompileError(
+            f"compilation failed: ERROR: <input>:-1:0: {exc}",
+            hint=t("cel.hint.depth", limit=syntax.MAX_RECURSION_DEPTH),
+            expression=expression,
+        ) from None
+    except ParseError as exc:
+        unreadable = exc
     lib = runtime.library()
     try:
         lib.compile(expression)
@@ -110,17 +140,22 @@ def _compile(expression: str, driver: str) -> Selector:
             raise CelUnsupportedError(
                 t("cel.cannot-evaluate", detail=detail), expression=expression
             ) from None
-        raise CelCompileError(f"compilation failed: {detail}", expression=expression) from None
-    try:
-        checked = check.check(syntax.parse(expression))
-    except ParseError as exc:
+        if _LIBRARY_DEPTH not in detail:  # a syntax error, worded as cel-go words it
+            raise CelCompileError(f"compilation failed: {detail}", expression=expression) from None
+        # else: too deep for the library, not for cel-go: this parser's reading decides
+    if unreadable is not None or root is None:
+        error = unreadable or ParseError("unreadable", 0)
         raise CelUnsupportedError(
-            t("cel.cannot-read", detail=str(exc), pos=exc.pos), expression=expression
+            t("cel.cannot-read", detail=str(error), pos=error.pos), expression=expression
         ) from None
+    try:
+        checked = check.check(root)
+    except TypeDepthError:
+        raise CelUnsupportedError(t("cel.too-deep"), expression=expression) from None
     if checked.errors:
         raise checker_error(expression, checked, driver)
     if checked.unsupported:
-        names = ", ".join(f"{n}()" for n in sorted(set(checked.unsupported)))
+        names = ", ".join(sorted(set(checked.unsupported)))
         raise CelUnsupportedError(t("cel.unported", names=names), expression=expression)
     if checked.output not in (BOOL, ANY):
         raise CelCompileError(
@@ -128,22 +163,95 @@ def _compile(expression: str, driver: str) -> Selector:
             hint=t("cel.hint.bool"),
             expression=expression,
         )
+    folding = interp.instantiation_error(checked)
+    if folding:
+        raise CelCompileError(
+            f"Internal error: program instantiation failed: {folding}", expression=expression
+        )
+    estimate = cost.estimate(checked)
+    if estimate.max > cost.MAX_COST:
+        raise CelCompileError(
+            "Forbidden: too complex, exceeds cost limit",
+            hint=t("cel.hint.cost", cost=_shown_cost(estimate.max), limit=cost.MAX_COST),
+            expression=expression,
+        )
     source = emit.emit(checked)
     try:
         program = lib.compile(source)
     except ValueError as exc:  # our printer produced something the library cannot read
+        if _LIBRARY_DEPTH in str(exc):
+            raise CelUnsupportedError(t("cel.too-deep"), expression=expression) from None
         raise CelUnsupportedError(
             t("cel.cannot-evaluate", detail=str(exc)), expression=expression
         ) from None
     needs = check.needs(checked)
     if emit.calls_python(source):
         needs |= {runtime.PYTHON_FUNCTIONS}
-    selector = Selector(expression, program, str(checked.output), source, needs)
+    try:
+        precise: interp.Program | None = interp.Program(checked)
+    except interp.Unported:
+        precise = None
+    evaluator = Evaluator(
+        expression,
+        program,
+        precise,
+        needs,
+        dynamic_versions=_reads(checked, "attributes") and _dynamic_equality(checked),
+        dynamic_quantities=_dynamic_capacity(checked),
+    )
+    selector = Selector(expression, evaluator, str(checked.output), source, estimate.max)
     # Register what it reads now, so devices get one context holding every compiled selector's
     # needs instead of growing (and being rebuilt) as selectors are first evaluated.
     runtime.require(selector.needs)
     selector._epoch = runtime.epoch
     return selector
+
+
+def _shown_cost(value: int) -> str:
+    return "2^64-1" if value >= 2**64 - 1 else f"{value:,}"
+
+
+def _reads(checked: check.Checked, field: str) -> bool:
+    return any(
+        isinstance(n, syntax.Select) and n.field == field and id(n.operand) in checked.device_refs
+        for n in check.walk(checked.root)
+    )
+
+
+def _dynamic_equality(checked: check.Checked) -> bool:
+    """Whether an attribute value could reach an operation whose answer the library gives
+    silently differently for a version (a map to it): `==` and `in` on a dynamic value (cel-go
+    says `no such overload`), a loop over a dynamic value. Other operations on a version fail
+    in the library too, and a failure is always evaluated again by interp.py."""
+    dynamic = ("dyn", "any")
+
+    def kind(node: syntax.Node | None) -> str:
+        return checked.types.get(id(node), BOOL).kind if node is not None else ""
+
+    for node in check.walk(checked.root):
+        if isinstance(node, syntax.Call) and node.function in ("_==_", "@in", "dyn"):
+            if any(kind(a) in dynamic for a in node.args):
+                return True
+        elif isinstance(node, syntax.Macro) and kind(node.target) in dynamic:
+            return True
+    return False
+
+
+def _dynamic_capacity(checked: check.Checked) -> bool:
+    """Whether a capacity can reach a dynamically typed position (e.g. `dyn(...)`), where the
+    library's answer for a quantity can differ from cel-go's."""
+    reads: set[int] = set()  # id() of nodes whose subtree reads device.capacity
+    for node in reversed(check.walk(checked.root)):  # children first
+        capacity = (
+            isinstance(node, syntax.Select)
+            and node.field == "capacity"
+            and id(node.operand) in checked.device_refs
+        )
+        if capacity or any(id(c) in reads for c in check.children(node)):
+            reads.add(id(node))
+            if checked.types.get(id(node), BOOL).kind in ("dyn", "any"):
+                return True
+    return False
 
 
 @_serialised
@@ -159,10 +267,26 @@ def clear_caches(*, results_only: bool = False) -> None:
 # --- many devices, many selectors --------------------------------------------------------------
 
 
-def _evaluate_chain(selectors: Sequence[Selector], device: Device, prefix: str) -> CelOutcome:
+def _deadline(budget: float | None) -> float | None:
+    return None if budget is None else time.monotonic() + budget
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
+def _unfinished(device: Device) -> CelOutcome:
+    return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
+
+
+def _evaluate_chain(
+    selectors: Sequence[Selector], device: Device, prefix: str, deadline: float | None = None
+) -> CelOutcome:
     """AND over selectors in order, stopping at the first false or error (like the allocator)."""
     for i, selector in enumerate(selectors):
-        outcome = selector.evaluate(device)
+        outcome = selector.evaluate(device, deadline)
+        if outcome.unfinished:
+            return outcome
         if outcome.error:
             return CelOutcome(device.id, False, f"{prefix}selector #{i}: {outcome.error}")
         if not outcome.matched:
@@ -170,16 +294,23 @@ def _evaluate_chain(selectors: Sequence[Selector], device: Device, prefix: str) 
     return CelOutcome(device.id, True)
 
 
-@_serialised
 def evaluate_all(
-    expressions: Sequence[str], devices: Sequence[Device]
+    expressions: Sequence[str], devices: Sequence[Device], *, budget: float | None = None
 ) -> dict[DeviceId, CelOutcome]:
     """A device matches only when every expression is true; the first error wins.
 
-    Raises CelCompileError for an expression that does not compile."""
+    Raises CelCompileError for an expression that does not compile. With a `budget` (seconds
+    for the whole call), devices not reached in time get an `unfinished` outcome."""
     driver = devices[0].id.driver if devices else ""
     selectors = [compile_selector(e, driver=driver) for e in expressions]
-    return {d.id: _evaluate_chain(selectors, d, "") for d in devices}
+    deadline = _deadline(budget)
+    out: dict[DeviceId, CelOutcome] = {}
+    for d in devices:
+        if _past(deadline):
+            out[d.id] = _unfinished(d)
+        else:
+            out[d.id] = _evaluate_chain(selectors, d, "", deadline)
+    return out
 
 
 @dataclass(frozen=True)
@@ -196,6 +327,11 @@ class RequestPreview:
     hint: str = ""
 
     @property
+    def unfinished(self) -> int:
+        """Devices the time budget did not reach (their outcome says so)."""
+        return sum(1 for o in self.outcomes.values() if o.unfinished)
+
+    @property
     def short(self) -> bool:
         """Too few free matching devices to meet the request (its wording: ui/explain.py)."""
         free = len(self.free_matching)
@@ -204,14 +340,18 @@ class RequestPreview:
         return free < self.needed
 
 
-@_serialised
 def explain_request(
     view_devices: Sequence[Device],
     device_class: DeviceClass | None,
     request: Request,
     free: Collection[DeviceId],
+    *,
+    budget: float | None = None,
 ) -> RequestPreview:
-    """Which devices a request could get: class selectors, then request selectors, then free."""
+    """Which devices a request could get: class selectors, then request selectors, then free.
+
+    With a `budget` (seconds for the whole call), devices not reached in time get an
+    `unfinished` outcome (RequestPreview.unfinished counts them)."""
     needed = None if request.allocation_mode == "All" else request.count
 
     def preview(**more: Any) -> RequestPreview:
@@ -237,11 +377,17 @@ def explain_request(
     outcomes: dict[DeviceId, CelOutcome] = {}
     class_admits: list[DeviceId] = []
     selector_admits: list[DeviceId] = []
+    deadline = _deadline(budget)
     for device in view_devices:
-        outcome = _evaluate_chain(class_selectors, device, f"class {device_class.name}: ")
+        if _past(deadline):
+            outcomes[device.id] = _unfinished(device)
+            continue
+        class_prefix = f"class {device_class.name}: "
+        outcome = _evaluate_chain(class_selectors, device, class_prefix, deadline)
         if outcome.matched:
             class_admits.append(device.id)
-            outcome = _evaluate_chain(request_selectors, device, f"request {request.name}: ")
+            request_prefix = f"request {request.name}: "
+            outcome = _evaluate_chain(request_selectors, device, request_prefix, deadline)
             if outcome.matched:
                 selector_admits.append(device.id)
         outcomes[device.id] = outcome

@@ -6,6 +6,7 @@ Version attributes (`{"version": "1.0.0"}`) reach CEL selectors as these objects
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 _NUMBERS = set("0123456789")
@@ -14,6 +15,11 @@ _ALPHANUM = _NUMBERS | set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 
 class SemverError(ValueError):
     """Not a semantic version; the message is blang/semver's."""
+
+
+def _go_quote(text: str) -> str:
+    """Go's %q for the texts blang/semver quotes (double quotes, escapes)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -56,9 +62,11 @@ class Semver:
 
 def _number(part: str, what: str) -> int:
     if not set(part) <= _NUMBERS:
-        raise SemverError(f"Invalid character(s) found in {what} number {part!r}")
+        raise SemverError(f"Invalid character(s) found in {what} number {_go_quote(part)}")
     if len(part) > 1 and part[0] == "0":
-        raise SemverError(f"{what.capitalize()} number must not contain leading zeroes {part!r}")
+        raise SemverError(
+            f"{what.capitalize()} number must not contain leading zeroes {_go_quote(part)}"
+        )
     if not part:
         raise SemverError(f'strconv.ParseUint: parsing "": invalid syntax ({what} number)')
     return int(part)
@@ -70,12 +78,12 @@ def _prerelease(part: str) -> int | str:
     if set(part) <= _NUMBERS:
         if len(part) > 1 and part[0] == "0":
             raise SemverError(
-                f"Numeric PreRelease version must not contain leading zeroes {part!r}"
+                f"Numeric PreRelease version must not contain leading zeroes {_go_quote(part)}"
             )
         return int(part)
     if set(part) <= _ALPHANUM:
         return part
-    raise SemverError(f"Invalid character(s) found in prerelease {part!r}")
+    raise SemverError(f"Invalid character(s) found in prerelease {_go_quote(part)}")
 
 
 def parse_semver(text: str, normalize: bool = False) -> Semver:
@@ -105,7 +113,9 @@ def parse_semver(text: str, normalize: bool = False) -> Semver:
             if not item:
                 raise SemverError("Build meta data is empty")
             if not set(item) <= _ALPHANUM:
-                raise SemverError(f"Invalid character(s) found in build meta data {item!r}")
+                raise SemverError(
+                    f"Invalid character(s) found in build meta data {_go_quote(item)}"
+                )
         build = tuple(build_text.split("."))
     return Semver(major, minor, patch, pre, build)
 

@@ -15,11 +15,29 @@ from dataclasses import dataclass, field
 DYN_KINDS = ("dyn", "any")
 
 
+# Types nest as deep as list and map literals do. Deeper than this, a selector is not checked
+# (and could not be evaluated: the evaluating library's parser stops at 96 nested brackets), so
+# the recursive type functions below stay far from Python's recursion limit.
+MAX_TYPE_DEPTH = 64
+
+
+class TypeDepthError(ValueError):
+    """A type nested deeper than MAX_TYPE_DEPTH."""
+
+
 @dataclass(frozen=True)
 class T:
     kind: str  # int uint double bool string bytes null dyn any error list map type object param
     name: str = ""  # object type name or type parameter name
     params: tuple[T, ...] = ()
+    depth: int = field(default=1, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.params:
+            depth = 1 + max(p.depth for p in self.params)
+            if depth > MAX_TYPE_DEPTH:
+                raise TypeDepthError(f"types nested deeper than {MAX_TYPE_DEPTH}")
+            object.__setattr__(self, "depth", depth)
 
     def __str__(self) -> str:
         """cel-go's FormatCELType: the spelling of checker errors."""
@@ -102,6 +120,8 @@ class Overload:
     params: tuple[T, ...]
     result: T
     member: bool = False
+    # cel-go's overload id where its cost estimate depends on it (cost.py), else "".
+    id: str = ""
 
 
 @dataclass
@@ -118,24 +138,36 @@ def _declare(name: str, *overloads: Overload, native: bool = True) -> None:
     fn.overloads.extend(overloads)
 
 
-def _g(result: T, *params: T) -> Overload:
-    return Overload(params, result)
+def _g(result: T, *params: T, id: str = "") -> Overload:
+    return Overload(params, result, id=id)
 
 
-def _m(result: T, *params: T) -> Overload:
-    return Overload(params, result, member=True)
+def _m(result: T, *params: T, id: str = "") -> Overload:
+    return Overload(params, result, member=True, id=id)
+
+
+_COMPARISON_IDS = {"_<_": "less", "_<=_": "less_equals", "_>_": "greater", "_>=_": "greater_equals"}
 
 
 _NUMBERS = (INT, UINT, DOUBLE)
 _ORDERED = (BOOL, INT, UINT, DOUBLE, STRING, BYTES, TIMESTAMP, DURATION)
-for _op in ("_==_", "_!=_"):
-    _declare(_op, _g(BOOL, A, A))
+_declare("_==_", _g(BOOL, A, A, id="equals"))
+_declare("_!=_", _g(BOOL, A, A, id="not_equals"))
 for _op in ("_<_", "_<=_", "_>_", "_>=_"):
-    _declare(_op, *(_g(BOOL, t, t) for t in _ORDERED))
+    _declare(
+        _op,
+        *(
+            _g(BOOL, t, t, id=f"{_COMPARISON_IDS[_op]}_{t.kind}" if t in (STRING, BYTES) else "")
+            for t in _ORDERED
+        ),
+    )
     # cel.CrossTypeNumericComparisons(true) is part of the Kubernetes base environment.
     _declare(_op, *(_g(BOOL, a, b) for a in _NUMBERS for b in _NUMBERS if a != b))
-_declare("_+_", *(_g(t, t, t) for t in (*_NUMBERS, STRING, BYTES, DURATION)))
-_declare("_+_", _g(list_of(A), list_of(A), list_of(A)))
+_declare("_+_", *(_g(t, t, t) for t in (*_NUMBERS, DURATION)))
+_declare(
+    "_+_", _g(STRING, STRING, STRING, id="add_string"), _g(BYTES, BYTES, BYTES, id="add_bytes")
+)
+_declare("_+_", _g(list_of(A), list_of(A), list_of(A), id="add_list"))
 _declare("_+_", _g(TIMESTAMP, TIMESTAMP, DURATION), _g(TIMESTAMP, DURATION, TIMESTAMP))
 _declare("_-_", *(_g(t, t, t) for t in (*_NUMBERS, DURATION)))
 _declare("_-_", _g(DURATION, TIMESTAMP, TIMESTAMP), _g(TIMESTAMP, TIMESTAMP, DURATION))
@@ -144,19 +176,23 @@ for _op in ("_*_", "_/_"):
 _declare("_%_", _g(INT, INT, INT), _g(UINT, UINT, UINT))
 _declare("-_", _g(INT, INT), _g(DOUBLE, DOUBLE))
 _declare("!_", _g(BOOL, BOOL))
-_declare("_?_:_", _g(A, BOOL, A, A))
-_declare("_[_]", _g(A, list_of(A), INT), _g(B, map_of(A, B), A))
-_declare("@in", _g(BOOL, A, list_of(A)), _g(BOOL, A, map_of(A, B)))
+_declare("_?_:_", _g(A, BOOL, A, A, id="conditional"))
+_declare("_[_]", _g(A, list_of(A), INT, id="index_list"), _g(B, map_of(A, B), A, id="index_map"))
+_declare("@in", _g(BOOL, A, list_of(A), id="in_list"), _g(BOOL, A, map_of(A, B), id="in_map"))
 for _t in (STRING, BYTES, list_of(A), map_of(A, B)):
     _declare("size", _g(INT, _t), _m(INT, _t))
-for _name in ("contains", "startsWith", "endsWith"):
-    _declare(_name, _m(BOOL, STRING, STRING))
-_declare("matches", _g(BOOL, STRING, STRING), _m(BOOL, STRING, STRING))
+_declare("contains", _m(BOOL, STRING, STRING, id="contains_string"))
+_declare("startsWith", _m(BOOL, STRING, STRING, id="starts_with_string"))
+_declare("endsWith", _m(BOOL, STRING, STRING, id="ends_with_string"))
+_declare(
+    "matches", _g(BOOL, STRING, STRING, id="matches"), _m(BOOL, STRING, STRING, id="matches_string")
+)
 _declare("int", *(_g(INT, t) for t in (INT, UINT, DOUBLE, STRING, TIMESTAMP)))
 _declare("uint", *(_g(UINT, t) for t in (INT, UINT, DOUBLE, STRING)))
 _declare("double", *(_g(DOUBLE, t) for t in (INT, UINT, DOUBLE, STRING)))
-_declare("string", *(_g(STRING, t) for t in (*_ORDERED, STRING)))
-_declare("bytes", _g(BYTES, BYTES), _g(BYTES, STRING))
+_declare("string", *(_g(STRING, t, id="bytes_to_string" if t == BYTES else "") for t in _ORDERED))
+_declare("string", _g(STRING, STRING))
+_declare("bytes", _g(BYTES, BYTES), _g(BYTES, STRING, id="string_to_bytes"))
 _declare("dyn", _g(DYN, A))
 _declare("type", _g(type_of(A), A))
 _declare("duration", _g(DURATION, STRING), _g(DURATION, DURATION))
@@ -202,7 +238,7 @@ _declare(
 )
 _declare("substring", _m(STRING, STRING, INT), _m(STRING, STRING, INT, INT), native=False)
 _declare("join", _m(STRING, list_of(STRING)), _m(STRING, list_of(STRING), STRING), native=False)
-_declare("strings.quote", _g(STRING, STRING), native=False)
+_declare("strings.quote", _g(STRING, STRING, id="strings_quote"), native=False)
 
 # Accepted by the API server (its base environment has these libraries) but not evaluated here.
 _UNSUPPORTED_NAMES = """
@@ -255,11 +291,15 @@ def less_specific(t1: T, t2: T) -> bool:
 
 
 def _not_referenced_in(m: Substitution, param: T, within: T) -> bool:
+    while within.kind == "param":  # a chain of bound parameters: followed without recursion
+        if param == within:
+            return False
+        sub = m.get(within.name)
+        if sub is None:
+            return True
+        within = sub
     if param == within:
         return False
-    if within.kind == "param":
-        sub = m.get(within.name)
-        return True if sub is None else _not_referenced_in(m, param, sub)
     return all(_not_referenced_in(m, param, p) for p in within.params)
 
 
@@ -311,11 +351,11 @@ def assignable(m: Substitution, t1: T, t2: T) -> bool:
 
 
 def substitute(m: Substitution, t: T, to_dyn: bool) -> T:
-    if t.kind == "param":
+    while t.kind == "param":  # a chain of bound parameters: followed without recursion
         sub = m.get(t.name)
-        if sub is not None:
-            return substitute(m, sub, to_dyn)
-        return DYN if to_dyn else t
+        if sub is None:
+            return DYN if to_dyn else t
+        t = sub
     if t.params:
         return T(t.kind, t.name, tuple(substitute(m, p, to_dyn) for p in t.params))
     return t

@@ -137,9 +137,11 @@ class ClaimsPane(Pane):
         self.set_title(f"{base} · ns {next(iter(namespaces))}" if self.short_names else base)
         rows = []
         needle = self.filter.lower()
+        by_claim = self.flags.by_claim
         for key in sorted(view.claims):
             row = self._claim_row(view, view.claims[key], show_pool)
-            flag = short(self.flags.by_claim.get(key, ()), self.lang)
+            warned = by_claim.get(key)
+            flag = short(warned, self.lang) if warned else ""
             if needle and not any(needle in cell.lower() for cell in (*row, flag)):
                 continue
             rows.append((key, row, flag))

@@ -97,6 +97,12 @@ class DetailsPane(Pane):
         self._width = self.text_width()
         if claim is not None and key is not None:
             stale = self._preview_view is not view or self._preview_key != key
+            if stale and self._preview_key == key and self._preview_view is not None:
+                # Another view, the same claim and devices: at 10,000 devices the preview
+                # costs more than the rest of the repaint; keep it.
+                old = self._preview_view.claims.get(key)
+                stale = old is not claim or not same_devices(self._preview_view, view)
+                self._preview_view = view if not stale else self._preview_view
             if stale or self.preview is None or self.preview.note:
                 self.preview = claim_preview(view, claim, self.lang)
                 self._preview_view, self._preview_key = view, key
@@ -133,6 +139,18 @@ class DetailsPane(Pane):
         if shown != self._shown:
             self._shown = shown
             body.update(content)
+
+
+def same_devices(old: DraView, new: DraView) -> bool:
+    """What a claim's preview reads of a view besides the claim (its devices, classes,
+    occupancy and availability) is the same: unchanged entries are the very same objects
+    (dra/view.py reuses them from build to build), so this is mostly identity checks."""
+    if old.devices != new.devices or old.classes != new.classes:
+        return False
+    if old.availability != new.availability or len(old.occupancy) != len(new.occupancy):
+        return False
+    before = old.occupancy
+    return all(before.get(d) is occ for d, occ in new.occupancy.items())
 
 
 def _binding_waits(view: DraView, claim: Claim) -> bool:

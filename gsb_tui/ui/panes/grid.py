@@ -54,6 +54,7 @@ class DeviceGrid(Pane, can_focus=True):
         self.marked: frozenset[DeviceId] = frozenset()
         self._scrolled_to: DeviceId | None = None
         self._ledger: tuple[object, ...] = ()
+        self._groups_of: tuple[object, ...] = ()  # what the groups were made from
 
     @property
     def canvas(self) -> DeviceCanvas:
@@ -102,7 +103,14 @@ class DeviceGrid(Pane, can_focus=True):
             cells[device.id] = cell
         self.cells = canvas.cells = cells
         self.order = [d.id for d in view.devices]
-        groups = self._groups(view)
+        # The groups follow the slices (and counter use): at 10,000 devices making their
+        # titles again costs more than the rest of a repaint. Unchanged slices are the very
+        # same objects, so the tuple compares by identity, element by element.
+        made_of = (view.slices, _counter_use(view))
+        if made_of == self._groups_of:
+            groups = canvas.groups
+        else:
+            groups, self._groups_of = self._groups(view), made_of
         if groups != canvas.groups:
             canvas.set_groups(groups)  # devices came or went: every place may move
         else:
@@ -251,6 +259,11 @@ class DeviceGrid(Pane, can_focus=True):
 
     def action_move_row(self, step: int) -> None:
         self.action_move(step * self.columns)
+
+
+def _counter_use(view: DraView) -> tuple[object, ...]:
+    """What the counter-set titles say: each set's use."""
+    return tuple((key, tuple(c.used.items())) for key, c in view.counters.items())
 
 
 def _group_key(view: DraView, device: Device, slices: dict[str, Slice]) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from gsb_tui.dra.model import Claim, DeviceId, Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
-from gsb_tui.snapshot import REQUIRED_KINDS, Kind
+from gsb_tui.snapshot import REQUIRED_KINDS, Kind, Snapshot
 from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
 from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.footer import LocalFooter
@@ -178,6 +178,11 @@ class DashboardScreen(Screen[None]):
         self.claims.select(self.selected_claim)
         self.grid.mark_claim(self._claim(self.selected_claim), move_cursor=self.grid.cursor is None)
         self.details.show(view, self.selected_claim, warnings)
+
+    def show_watch(self, snapshot: Snapshot) -> None:
+        """Only the header's watch line: the App holds the panes while the first lists come
+        in at scale (ui/pacing.FirstLists)."""
+        self.query_one(StatusHeader).show(snapshot)
 
     def _show_banner(self, view: DraView, source_problem: str) -> None:
         states = [view.snapshot.state(k) for k in REQUIRED_KINDS]

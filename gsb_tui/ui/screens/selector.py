@@ -4,10 +4,15 @@ The expression (and optionally a DeviceClass) is evaluated, debounced, against e
 the current DraView; each device shows ✓/✗/error and which claim and pods hold it. A selector
 the API server would reject shows its message, a hint and the corrected expression (ctrl+f puts
 it in). The App hands the screen every new view while it is open.
+
+Evaluating runs in a worker thread with a time budget (TRIAL_BUDGET), so the screen answers keys
+whatever the selector does; a result that arrives after a newer one was asked for is dropped.
 """
 
 from __future__ import annotations
 
+import contextlib
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -28,6 +33,7 @@ from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
 from gsb_tui.words import localize, text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
+TRIAL_BUDGET = 2.0  # seconds one evaluation of every device may take, in the worker
 
 MARKS = {
     "match": ("✓", "bold green"),
@@ -148,6 +154,7 @@ class SelectorScreen(ModalScreen[None]):
         self.device_class = ""
         self.trial: Trial | None = None  # what the screen shows now
         self.evaluations = 0
+        self._asked = 0  # which evaluation the screen waits for (older results are dropped)
         self._timer: Timer | None = None
         self._class_names: list[str] = []  # the Select's options now
 
@@ -254,8 +261,6 @@ class SelectorScreen(ModalScreen[None]):
             self._timer.stop()
             self._timer = None
         summary = self.query_one("#selector-summary", Static)
-        error = self.query_one("#selector-error", Static)
-        devices = self.query_one("#selector-devices", Static)
         if self.view is None:
             summary.update(Text(text(self.lang, "sel.no-view"), style="italic"))
             return
@@ -265,12 +270,29 @@ class SelectorScreen(ModalScreen[None]):
             note = cel_problem() or text(self.lang, "sel.loading")
             summary.update(Text(note, style="italic"))
             return
-        trial = try_selector(self.view, self.expression, self.device_class)
-        self.trial = trial
         self.evaluations += 1
+        self._asked += 1
+        job = partial(self._try, self.view, self.expression, self.device_class, self._asked)
+        self.run_worker(
+            job, thread=True, group="selector-trial", exclusive=True, exit_on_error=False
+        )
+
+    def _try(self, view: DraView, expression: str, device_class: str, asked: int) -> None:
+        """In a worker thread: evaluate, then hand the trial to the UI thread."""
+        trial = try_selector(view, expression, device_class, budget=TRIAL_BUDGET)
+        with contextlib.suppress(RuntimeError):  # the app closed while evaluating
+            self.app.call_from_thread(self._show, trial, view, asked)
+
+    def _show(self, trial: Trial, view: DraView, asked: int) -> None:
+        if asked != self._asked or not self.is_mounted:
+            return  # a newer expression was typed meanwhile, or the screen closed
+        summary = self.query_one("#selector-summary", Static)
+        error = self.query_one("#selector-error", Static)
+        devices = self.query_one("#selector-devices", Static)
+        self.trial = trial
         style = "bold red" if trial.error else "italic" if trial.note else "bold"
-        summary.update(Text(trial_summary(trial, self.view, self.lang), style=style))
+        summary.update(Text(trial_summary(trial, view, self.lang), style=style))
         error.update(error_text(trial, self.lang) if trial.error else "")
         error.display = bool(trial.error)
-        show_pool = len({d.id.pool for d in self.view.devices}) > 1
+        show_pool = len({d.id.pool for d in view.devices}) > 1
         devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")

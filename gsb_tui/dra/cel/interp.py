@@ -1,0 +1,584 @@
+# Over 400 lines: one evaluator, every node kind with cel-go's error absorption and costs.
+"""A CEL interpreter with cel-go's runtime semantics, its runtime cost count and a deadline.
+
+The evaluating library (runtime.py) is fast but not cel-go: its values are untyped (a semantic
+version is a map to it), so `size(version)` or `version == 'x'` give an answer where the
+scheduler reports a CEL runtime error (`no such overload: size`, `no such overload`), and its
+error texts are its own. This module evaluates the checked tree with cel-go's rules (trait
+dispatch and its error texts, heterogeneous equality, error absorption by `&&`/`||`, the
+`device.attributes[domain]` default map, attribute qualification) and counts cel-go's runtime
+cost, stopping at the scheduler's limit with the scheduler's words. Every evaluation also has a
+wall-clock deadline.
+
+runtime.py uses it for the devices and selectors where the library's answer could differ: a
+selector that reads version attributes or capacities through dynamic values, and any evaluation
+the library failed (so the error is worded as the scheduler words it).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from gsb_tui.dra.cel.check import Checked, walk
+from gsb_tui.dra.cel.cost import MAX_COST
+from gsb_tui.dra.cel.functions import CALL_COSTS, FUNCTIONS, _one
+from gsb_tui.dra.cel.quantity import Quantity
+from gsb_tui.dra.cel.semantics import (
+    _NO_OVERLOAD,
+    _TYPE_VALUES,
+    CelError,
+    CelType,
+    DefaultMap,
+    Uint,
+    _find,
+    _is_number,
+    _key_text,
+    _num_cmp,
+    _safe_equal,
+    _same_kind,
+    go_float,
+    not_bool,
+    type_name,
+)
+from gsb_tui.dra.cel.semver import Semver
+from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
+
+# cel-go's runtime cost limit error (interpreter/runtimecost.go), as the scheduler reports it.
+COST_EXCEEDED = "operation cancelled: actual cost limit exceeded"
+# Deeper trees than this are not interpreted (Python's own recursion limit stays far away).
+MAX_TREE_DEPTH = 64
+
+
+class Timeout(Exception):
+    """The evaluation ran past its wall-clock deadline."""
+
+
+class Unported(Exception):
+    """The selector uses something this interpreter does not evaluate."""
+
+
+# --- the evaluation state ------------------------------------------------------------------------
+
+
+class Run:
+    """One evaluation: the variables in scope, the cost so far, the limit and the deadline."""
+
+    __slots__ = ("cost", "deadline", "limit", "scopes", "ticks")
+
+    def __init__(self, device: Any, limit: int, deadline: float) -> None:
+        self.scopes: list[dict[str, Any]] = [{"device": device}]
+        self.cost = 0
+        self.limit = limit
+        self.deadline = deadline
+        self.ticks = 0
+
+    def add(self, n: int) -> None:
+        self.cost += n
+        if self.cost > self.limit:
+            raise CelError(COST_EXCEEDED)
+
+    def tick(self) -> None:
+        self.ticks += 1
+        if not self.ticks & 63 and time.monotonic() > self.deadline:
+            raise Timeout()
+
+    def lookup(self, name: str) -> Any:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                value = scope[name]
+                if isinstance(value, _Lazy):
+                    value = scope[name] = value.force(self)
+                return value
+        raise CelError(f"no such attribute(s): {name}")
+
+
+class _Lazy:
+    """cel.bind's value, computed on first use (cel-go binds lazily)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Run], Any]) -> None:
+        self.fn = fn
+
+    def force(self, run: Run) -> Any:
+        return self.fn(run)
+
+
+Eval = Callable[[Run], Any]
+
+
+# --- compiling the tree into closures ------------------------------------------------------------
+
+
+def _depth(root: Node) -> int:
+    depth = {id(root): 1}
+    deepest = 1
+    for node in walk(root):
+        d = depth[id(node)]
+        deepest = max(deepest, d)
+        for child in _kids(node):
+            depth[id(child)] = d + 1
+    return deepest
+
+
+def _kids(node: Node) -> list[Node]:
+    if isinstance(node, Select):
+        return [node.operand]
+    if isinstance(node, Call | Macro):
+        return [*([node.target] if node.target is not None else []), *node.args]
+    if isinstance(node, ListLit):
+        return list(node.elements)
+    if isinstance(node, MapLit):
+        return [x for e in node.entries for x in e]
+    return []
+
+
+def _constant(node: Node) -> bool:
+    """A literal, or a list/map literal of them (cel-go folds these: no cost to build)."""
+    if isinstance(node, Lit):
+        return True
+    if isinstance(node, ListLit):
+        return all(_constant(e) for e in node.elements)
+    if isinstance(node, MapLit):
+        return all(_constant(k) and _constant(v) for k, v in node.entries)
+    return False
+
+
+def _literal(node: Lit) -> Any:
+    if node.kind == "uint":
+        assert isinstance(node.value, int)
+        return Uint(node.value)
+    return node.value
+
+
+class Program:
+    """A checked selector compiled into closures; `run` evaluates it on one device value."""
+
+    def __init__(self, checked: Checked) -> None:
+        if _depth(checked.root) > MAX_TREE_DEPTH:
+            raise Unported("the selector nests too deeply")
+        self.checked = checked
+        # Children before parents, without recursion: each node's closure takes its children's.
+        self.done: dict[int, Eval] = {}
+        for node in reversed(walk(checked.root)):
+            self.done[id(node)] = self.compile(node)
+        self.fn = self.done[id(checked.root)]
+
+    def run(self, device: Any, *, limit: int = MAX_COST, deadline: float | None = None) -> Any:
+        """The selector's value on one device; CelError for a runtime error, Timeout past the
+        deadline (default: one second from now)."""
+        started = time.monotonic()
+        state = Run(device, limit, deadline if deadline is not None else started + 1.0)
+        try:
+            return self.fn(state)
+        except RecursionError as exc:  # defensive: depth is bounded at compile time
+            raise Unported("the selector nests too deeply") from exc
+
+    # -- node kinds
+
+    def of(self, node: Node) -> Eval:
+        """The closure of a child, compiled already."""
+        return self.done[id(node)]
+
+    def compile(self, node: Node) -> Eval:
+        if isinstance(node, Lit):
+            value = _literal(node)
+            return lambda run: value
+        if isinstance(node, Ident):
+            return self.ident(node)
+        if isinstance(node, Select):
+            return self.select(node)
+        if isinstance(node, ListLit):
+            return self.list_literal(node)
+        if isinstance(node, MapLit):
+            return self.map_literal(node)
+        if isinstance(node, Macro):
+            return self.bind(node) if node.name == "bind" else self.comprehension(node)
+        assert isinstance(node, Call)
+        return self.call(node)
+
+    def ident(self, node: Ident) -> Eval:
+        name = node.name.removeprefix(".")
+        type_value = _TYPE_VALUES.get(name)
+
+        def ident(run: Run) -> Any:
+            run.add(1)
+            for scope in reversed(run.scopes):
+                if name in scope:
+                    value = scope[name]
+                    if isinstance(value, _Lazy):
+                        value = scope[name] = value.force(run)
+                    return value
+            if type_value is not None:
+                return type_value
+            raise CelError(f"no such attribute(s): {name}")
+
+        return ident
+
+    def select(self, node: Select) -> Eval:
+        operand = self.of(node.operand)
+        field = node.field
+        if node.test_only:
+
+            def has(run: Run) -> Any:
+                value = operand(run)
+                run.add(1)
+                return isinstance(value, dict) and _find(value, field)[0]
+
+            return has
+
+        def select(run: Run) -> Any:
+            return _qualify(operand(run), field, run)
+
+        return select
+
+    def list_literal(self, node: ListLit) -> Eval:
+        elements = [self.of(e) for e in node.elements]
+        base = 0 if _constant(node) else 10
+
+        def create(run: Run) -> Any:
+            out = [e(run) for e in elements]
+            run.add(base)
+            return out
+
+        return create
+
+    def map_literal(self, node: MapLit) -> Eval:
+        entries = [(self.of(k), self.of(v)) for k, v in node.entries]
+        base = 0 if _constant(node) else 30
+
+        def create(run: Run) -> Any:
+            out: dict[Any, Any] = {}
+            for k, v in entries:
+                key = k(run)
+                if not isinstance(key, str | int) or isinstance(key, float):
+                    raise CelError(f"unsupported key type: {type_name(key)}")
+                if _find(out, key)[0]:
+                    raise CelError(f"Failed with repeated key: {_key_text(key)}")
+                out[key] = v(run)
+            run.add(base)
+            return out
+
+        return create
+
+    def bind(self, node: Macro) -> Eval:
+        init, body = (self.of(a) for a in node.args)
+        var = node.var
+
+        def bind(run: Run) -> Any:
+            run.scopes.append({var: _Lazy(init)})
+            try:
+                return body(run)
+            finally:
+                run.scopes.pop()
+
+        return bind
+
+    def comprehension(self, node: Macro) -> Eval:
+        assert node.target is not None
+        target = self.of(node.target)
+        var, name = node.var, node.name
+        args = [self.of(a) for a in node.args]
+
+        def comprehend(run: Run) -> Any:
+            items = _range(target(run))
+            scope: dict[str, Any] = {}
+            run.scopes.append(scope)
+            try:
+                if name == "all":
+                    return _quantifier(run, items, scope, var, args[0], True)
+                if name == "exists":
+                    return _quantifier(run, items, scope, var, args[0], False)
+                if name == "exists_one":
+                    return _exists_one(run, items, scope, var, args[0])
+                return _collect(run, items, scope, var, name, args)
+            finally:
+                run.scopes.pop()
+
+        return comprehend
+
+    def call(self, node: Call) -> Eval:
+        name = node.function
+        args = [self.of(a) for a in node.args]
+        if name == "_&&_" or name == "_||_":
+            return _logic(args[0], args[1], name == "_&&_")
+        if name == "_?_:_":
+            return _conditional(*args)
+        if node.target is not None:
+            args = [self.of(node.target), *args]
+        if name == "@in" and isinstance(node.args[1], ListLit) and _constant(node.args[1]):
+            return _set_membership(args[0], args[1], node.args[1])
+        impl = FUNCTIONS.get(name)
+        if impl is None:
+            raise Unported(f"{name}() is not interpreted")
+        cost_of = CALL_COSTS.get(name, _one)
+        member = node.target is not None
+
+        def call(run: Run) -> Any:
+            values = [a(run) for a in args]
+            run.tick()
+            result = impl(values, member)
+            run.add(cost_of(values, result))
+            return result
+
+        return call
+
+
+def _qualify(value: Any, key: Any, run: Run) -> Any:
+    """cel-go's attribute qualification (`.field` or `[key]`), cost 1."""
+    run.add(1)
+    if isinstance(value, dict):
+        found, item = _find(value, key)
+        if found:
+            return item
+        raise CelError(f"no such key: {_key_text(key)}")
+    if isinstance(value, list):
+        if isinstance(key, bool) or not _is_number(key):
+            raise CelError(f"unsupported index type '{type_name(key)}' in list")
+        if isinstance(key, float):
+            if key != math.floor(key) or math.isinf(key):
+                raise CelError(f"unsupported index value {go_float(key)} in list")
+            key = int(key)
+        if 0 <= key < len(value):
+            return value[key]
+        raise CelError(f"index out of bounds: {_key_text(key)}")
+    raise CelError(f"no such key: {_key_text(key)}")
+
+
+# Go's %T of cel-go's values, for "got '%T', expected iterable type".
+_GO_TYPES = {
+    "int": "types.Int",
+    "uint": "types.Uint",
+    "double": "types.Double",
+    "bool": "types.Bool",
+    "string": "types.String",
+    "bytes": "types.Bytes",
+    "null_type": "types.Null",
+    "type": "*types.Type",
+    "kubernetes.Semver": "cel.Semver",
+    "kubernetes.Quantity": "cel.Quantity",
+}
+
+
+def _range(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        return list(value)
+    go_type = _GO_TYPES.get(type_name(value), type_name(value))
+    raise CelError(f"got '{go_type}', expected iterable type")
+
+
+def _logic(left: Eval, right: Eval, is_and: bool) -> Eval:
+    """cel-go's evalAnd / evalOr: left to right, short-circuit on the deciding value, the first
+    error (or non-bool) otherwise."""
+    decide = not is_and
+
+    def logic(run: Run) -> Any:
+        error: CelError | None = None
+        for term in (left, right):
+            try:
+                value = term(run)
+            except CelError as exc:
+                if error is None:
+                    error = exc
+                continue
+            if value is decide:
+                return decide
+            if not isinstance(value, bool) and error is None:
+                error = CelError(_NO_OVERLOAD)
+        if error is not None:
+            raise error
+        return not decide
+
+    return logic
+
+
+def _conditional(cond: Eval, yes: Eval, no: Eval) -> Eval:
+    def conditional(run: Run) -> Any:
+        value = cond(run)
+        if value is True:
+            return yes(run)
+        if value is False:
+            return no(run)
+        raise CelError(_NO_OVERLOAD)
+
+    return conditional
+
+
+def _quantifier(
+    run: Run, items: Iterable[Any], scope: dict[str, Any], var: str, pred: Eval, is_all: bool
+) -> Any:
+    """all() as cel-go expands it: accu = true; while accu is not false: accu = accu && pred
+    (exists: the dual with false, ||). Cost per iteration as the expansion's: the loop test
+    (2 for all, 3 for exists) and the accumulator (1)."""
+    decide = not is_all  # the value that decides: false for all, true for exists
+    accu: bool | CelError = is_all
+    test_cost = 2 if is_all else 3
+    for item in items:
+        run.add(test_cost)
+        if accu is decide:
+            break
+        run.tick()
+        scope[var] = item
+        run.add(1)
+        try:
+            value = pred(run)
+        except CelError as exc:
+            if not isinstance(accu, CelError):
+                accu = exc
+            continue
+        if value is decide:
+            accu = decide
+        elif not isinstance(value, bool) and not isinstance(accu, CelError):
+            accu = CelError(_NO_OVERLOAD)
+    run.add(1)
+    if isinstance(accu, CelError):
+        raise accu
+    return accu
+
+
+def _exists_one(run: Run, items: Iterable[Any], scope: dict[str, Any], var: str, pred: Eval) -> Any:
+    count: int | CelError = 0
+    for item in items:
+        run.tick()
+        scope[var] = item
+        value: Any
+        try:
+            value = pred(run)
+        except CelError as exc:
+            value = exc
+        run.add(2)
+        if isinstance(count, CelError):
+            continue
+        if isinstance(value, CelError):
+            count = value
+        elif value is True:
+            count += 1
+        elif value is not False:
+            count = CelError(_NO_OVERLOAD)
+    run.add(2)
+    if isinstance(count, CelError):
+        raise count
+    return count == 1
+
+
+def _collect(
+    run: Run, items: Iterable[Any], scope: dict[str, Any], var: str, name: str, args: list[Eval]
+) -> Any:
+    out: list[Any] = []
+    for item in items:
+        run.tick()
+        scope[var] = item
+        if name == "filter" or len(args) == 2:
+            keep = args[0](run)
+            if keep is not True:
+                if keep is False:
+                    run.add(1)
+                    continue
+                raise CelError(_NO_OVERLOAD)
+        out.append(args[-1](run) if name == "map" else item)
+        run.add(12)
+    run.add(1)
+    return out
+
+
+def _set_membership(value_fn: Eval, list_fn: Eval, literal: ListLit) -> Eval:
+    """cel-go folds `x in [constant, ...]` into a hash-set lookup (OptOptimize)."""
+    members = [_literal(e) for e in literal.elements if isinstance(e, Lit)]
+    hashable = all(not isinstance(m, bytes) for m in members)
+
+    def member(run: Run) -> Any:
+        value = value_fn(run)
+        if not hashable:
+            return any(_safe_equal(value, m) for m in members)
+        if isinstance(value, Semver):
+            raise CelError("internal error: runtime error: hash of unhashable type cel.Semver")
+        if value is None or isinstance(value, list | dict | Quantity | CelType):
+            return False
+        return any(_same_member(value, m) for m in members)
+
+    return member
+
+
+def _same_member(value: Any, member: Any) -> bool:
+    if _is_number(value) and _is_number(member):
+        return _num_cmp(value, member) == 0
+    return _same_kind(value, member) and value == member
+
+
+# --- what cel-go does before and after evaluating ---------------------------------------------
+
+_CONVERSIONS = frozenset(["bool", "bytes", "double", "dyn", "int", "string", "type", "uint"])
+
+
+def instantiation_error(checked: Checked) -> str:
+    """cel-go folds a type conversion of a constant when it plans the program (OptOptimize):
+    `int('a')` fails there, and the API server rejects the selector with that error. The
+    error, or ""."""
+    constant: dict[int, Any] = {}
+    for node in reversed(walk(checked.root)):  # children before parents
+        if isinstance(node, Lit):
+            constant[id(node)] = _literal(node)
+        elif isinstance(node, ListLit):
+            if all(id(e) in constant for e in node.elements):
+                constant[id(node)] = [constant[id(e)] for e in node.elements]
+        elif isinstance(node, MapLit):
+            if all(id(k) in constant and id(v) in constant for k, v in node.entries):
+                constant[id(node)] = {constant[id(k)]: constant[id(v)] for k, v in node.entries}
+        elif (
+            isinstance(node, Call)
+            and node.target is None
+            and node.function in _CONVERSIONS
+            and len(node.args) == 1
+            and id(node.args[0]) in constant
+        ):
+            try:
+                constant[id(node)] = FUNCTIONS[node.function]([constant[id(node.args[0])]], False)
+            except CelError as exc:
+                return str(exc)
+    return ""
+
+
+# --- the device as this interpreter sees it ------------------------------------------------------
+
+
+def device_value(variable: Mapping[str, Any]) -> dict[str, Any]:
+    """The `device` variable with Kubernetes' types, from device.py's plain form (semvers and
+    quantities there are the library's two-entry maps)."""
+    from gsb_tui.dra.cel.values import as_quantity, as_semver
+
+    def typed(value: Any) -> Any:
+        if isinstance(value, dict):
+            q = as_quantity(value)
+            if q is not None:
+                return q
+            s = as_semver(value)
+            if s is not None:
+                return s
+            return {k: typed(v) for k, v in value.items()}
+        return value
+
+    out: dict[str, Any] = {}
+    for key, value in variable.items():
+        if key in ("attributes", "capacity"):
+            out[key] = DefaultMap({d: typed(names) for d, names in value.items()})
+        else:
+            out[key] = value
+    return out
+
+
+__all__ = [
+    "COST_EXCEEDED",
+    "CelError",
+    "Program",
+    "Timeout",
+    "Unported",
+    "device_value",
+    "instantiation_error",
+    "not_bool",
+    "type_name",
+]

@@ -1,0 +1,45 @@
+"""Deep recursion without Python's stack: a trampoline for recursive generator functions.
+
+A selector of 10,240 bytes can nest hundreds of levels deep, within what the API server accepts
+(cel-go's parser allows 250 levels), and Python's own limit is about 1,000 frames. So the walks
+over a selector's syntax tree (parser, checker, printer, cost estimate, interpreter) are written
+as generators: where a function would call itself, it yields the generator of the call instead
+(`value = yield self.walk(child)`), and `run` drives them all with a list as the stack.
+
+Rules for such generators: never `yield from` a recursive call (that nests C frames again), and
+never catch an exception around a `yield` (run() ends every generator when one raises).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# A generator that yields the generators of its sub-calls and returns a T.
+Step = Generator[Any, Any, T]
+
+
+def run(step: Step[T]) -> T:
+    """Drive a recursive generator to its result with a heap-allocated stack."""
+    stack: list[Generator[Any, Any, Any]] = [step]
+    value: Any = None
+    while True:
+        top = stack[-1]
+        try:
+            sub = top.send(value)
+        except StopIteration as stop:
+            stack.pop()
+            if not stack:
+                result: T = stop.value
+                return result
+            value = stop.value
+            continue
+        except BaseException:
+            stack.pop()
+            for pending in reversed(stack):
+                pending.close()
+            raise
+        stack.append(sub)
+        value = None
