@@ -89,4 +89,3 @@ def read_capped(path: Path, limit: int) -> bytes:
     if total > limit:  # grew since the stat
         raise Refused(t("file.over-limit", limit=size_text(limit)))
     return b"".join(chunks)
-

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE, EXIT_USAGE
 from gsb_tui.bounded import file_kind
+from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE, EXIT_USAGE
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.oneshot import Progress
