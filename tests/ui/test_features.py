@@ -550,3 +550,31 @@ def test_taint_rules_said_plainly_when_served_or_not() -> None:
         objects={k: v for k, v in recorded.objects.items() if k is not Kind.TAINT_RULES},
     )
     assert taint_rules_note(build_view(unserved), "en") == text("en", "rules.not-served")
+
+
+async def test_a_slice_of_many_devices_is_listed_in_one_line() -> None:
+    """Tables of tens of thousands of devices took seconds to measure (50,000 in one slice froze
+    the UI): past DETAILED_DEVICES_MAX devices the Slices pane lists one line per slice."""
+    import copy
+
+    from textual.widgets import Static
+
+    from gsb_tui.snapshot import Kind, Snapshot, obj_key
+    from gsb_tui.ui.panes.slices import DETAILED_DEVICES_MAX
+    from tests.recorded import snap
+    from tests.ui.helpers import make_app, wait_until
+    from tests.ui.scripted import SnapshotSource
+
+    base = snap("step-8")
+    (recorded,) = base.items(Kind.SLICES)
+    big = copy.deepcopy(dict(recorded))
+    proto = big["spec"]["devices"][0]
+    count = DETAILED_DEVICES_MAX + 1
+    big["spec"]["devices"] = [{**copy.deepcopy(proto), "name": f"dev-{i}"} for i in range(count)]
+    objects = {**base.objects, Kind.SLICES: {obj_key(big): big}}
+    app = make_app(SnapshotSource(Snapshot(objects=objects, states=base.states, revision=1)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_until(pilot, lambda: app.view is not None and len(app.view.devices) == count)
+        await pilot.pause()
+        compact = app.dashboard.query(".compact").results(Static)
+        assert [w for w in compact], "the slices pane shows the one-line form"

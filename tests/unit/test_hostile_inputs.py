@@ -1076,3 +1076,20 @@ def test_zz_report_figures() -> None:
     for (family, what), count in FIGURES.items():
         families.setdefault(family, {})[what] = count
     Path(report).write_text(json.dumps(families, indent=2))
+
+
+def test_a_device_count_of_thousands_of_digits_is_a_plain_reason(tmp_path: Path) -> None:
+    """slices.txt with devices=<4,301 digits> used to raise (Python's int digit limit)."""
+    from gsb_tui.lab.checks import CHECKS
+    from gsb_tui.lab.files import LabFiles
+    from tests.recorded import view
+
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    (lab / "slices.txt").write_text("driver=gpu.example.com\ndevices=" + "9" * 4301 + "\n")
+    before = sorted(p.name for p in lab.iterdir())
+    verdict = CHECKS[1](view("step-8"), LabFiles(lab))
+    assert not verdict.ok
+    devices = next(s for s in verdict.subchecks if s.name == "devices")
+    assert devices.ok is False and len(devices.reason) < 200
+    assert sorted(p.name for p in lab.iterdir()) == before  # nothing written

@@ -83,8 +83,10 @@ def check_slices(view: DraView, files: LabFiles) -> Verdict:
 
 
 def _devices_sub(value: str, expected: int, driver: str, slices: int) -> SubCheck:
-    if not re.fullmatch(r"\d+", value):
-        return failed("devices", t("s1.devices_not_number", value=value), t("hint.s1_devices"))
+    # At most 18 digits: a count of devices, and int() of a huge string raises (digit limit).
+    if not re.fullmatch(r"\d{1,18}", value):
+        shown = value if len(value) <= 40 else value[:40] + "…"
+        return failed("devices", t("s1.devices_not_number", value=shown), t("hint.s1_devices"))
     if int(value) == expected:
         return passed("devices")
     return failed(

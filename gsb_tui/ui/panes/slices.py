@@ -27,6 +27,9 @@ SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devic
 # Above this many slices each gets one line, not its device tables: 125 nodes' tables are
 # 1,700 lines nobody scrolls through, and measuring them was a quarter of the first paint.
 DETAILED_SLICES_MAX = 12
+# Past this many devices the tables cost seconds to measure (50,000 in one slice froze the UI):
+# one line per slice then too (`y` on a device still shows its slice in full).
+DETAILED_DEVICES_MAX = 512
 
 
 def taint_rules_note(view: DraView, lang: str) -> str:
@@ -269,7 +272,8 @@ class SlicesPane(Pane):
         keys = [self._slice_key(view, s, wide) for s in every]
         names = [s.name for s in every]
         box = self.query_one(SlicesScroll)
-        if len(every) > DETAILED_SLICES_MAX:
+        devices = sum(len(s.devices) for s in every)
+        if len(every) > DETAILED_SLICES_MAX or devices > DETAILED_DEVICES_MAX:
             keys = [(s, s in view.stale_slices) for s in every]
             if self._names != ["(compact)"]:
                 box.remove_children()
