@@ -461,6 +461,17 @@ def first_paint(
                 figures.add(
                     scale.name("rss_settled_mb"), settled_rss(pid), "MB", "once it stops growing"
                 )
+            if beats is not None:  # first with nothing arriving at all, for the floor
+                log(f"{scale.prefix}: idle CPU over {scale.idle_s:.0f} s, no heartbeats")
+                with beats.paused():
+                    time.sleep(2.0)
+                    quiet = idle_cpu_pct(pid, scale.idle_s)
+                figures.add(
+                    scale.name("idle_quiet_cpu_pct"),
+                    quiet,
+                    "%",
+                    f"over {scale.idle_s:.0f} s, nothing arriving (heartbeats paused)",
+                )
             log(f"{scale.prefix}: idle CPU over {scale.idle_s:.0f} s")
             with ChangeCounter(cp) as counter:
                 cpu = idle_cpu_pct(pid, scale.idle_s)

@@ -34,6 +34,9 @@ SECTIONS = ("offline", "latency", "check", "startup", "scale", "profile")
 # Not in a default run (each takes 10-15 minutes here): `--scale`, or --only with the name.
 LARGE = ("scale10k", "scale_partitions")
 HEARTBEAT_S = (20.0, 45.0)  # kwok's node-heartbeat stage: every 20 s plus up to 25 s jitter
+# The scheduler's client rate limit in the large runs: at its default (50 requests/s, ~4 per
+# DRA pod) it places 12.6 pods/s here whatever else happens, 400 s for 5,000 pods.
+SCHEDULER_QPS = 200.0
 LINE = re.compile(r"^([A-Za-z_][\w.]*) (-?[\d.]+(?:e-?\d+)?|nan) (\S+)")
 
 
@@ -104,7 +107,8 @@ def large_scale(
     figures.note(
         section,
         f"{nodes} kwok nodes x {per_node} devices ({nodes * per_node}), {claims} claims, "
-        f"{claims} pods; node heartbeats every {HEARTBEAT_S[0]:.0f}-{HEARTBEAT_S[1]:.0f} s",
+        f"{claims} pods; node heartbeats every {HEARTBEAT_S[0]:.0f}-{HEARTBEAT_S[1]:.0f} s; "
+        f"scheduler client at {SCHEDULER_QPS:.0f} requests/s",
     )
     hot: list[profiles.Hotspots] = []
 
@@ -112,7 +116,13 @@ def large_scale(
         label = f"{section} ({nodes * per_node} devices)"
         hot.extend(profiles.profile_app(cp, label, idle_s=10, rate_s=0, size=scale.size))
 
-    settings = Settings(nodes=nodes, devices=8, audit=False, profiles=scale.profiles)
+    settings = Settings(
+        nodes=nodes,
+        devices=8,
+        audit=False,
+        profiles=scale.profiles,
+        scheduler_qps=SCHEDULER_QPS,
+    )
     with practice_cluster(settings) as cp:
         bench_scale.run(cp, figures, scale, then=profiled if profile else None)
     return hot

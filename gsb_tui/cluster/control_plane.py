@@ -72,6 +72,10 @@ class Settings:
     partitions: int = 2  # per GPU, `partitions` profile
     binding_delay: float = 2.0  # seconds before the practice driver answers, `binding`
     binding_fail: bool = False  # the practice driver sets the failure condition instead
+    # The scheduler's client rate limit (0: its default, 50 requests/s). Binding one DRA pod
+    # takes ~4 writes, so by default it places ~12.5 pods/s whatever the machine: the scale
+    # benchmark raises it to fill thousands of pods in a few minutes.
+    scheduler_qps: float = 0.0
 
 
 @dataclass
@@ -297,6 +301,14 @@ class ControlPlane:
                 "--leader-elect=false",
                 "--secure-port=0",
                 *profiles.gate_flags(settings.profiles),
+                *(
+                    [
+                        f"--kube-api-qps={settings.scheduler_qps:g}",
+                        f"--kube-api-burst={int(2 * settings.scheduler_qps)}",
+                    ]
+                    if settings.scheduler_qps
+                    else []
+                ),
             ],
         )
         key, value = seed.KWOK_ANNOTATION
