@@ -62,7 +62,7 @@ def summarize(title: str, session: Any, flat_lines: int = 15, tree_lines: int = 
         time="percent_of_total",
         unicode=False,
         color=False,
-        processor_options={"filter_threshold": 0.01},
+        processor_options={"filter_threshold": 0.02},
     ).render(session)
     return Hotspots(title, session.duration, _trim(flat, flat_lines), _trim(tree, tree_lines))
 

@@ -5,15 +5,17 @@
 #   bench/run.sh --scale [--scale-nodes N] [--scale-claims N] [--scale-profile partitions]
 # (--only runs some of offline,latency,check,startup,scale,profile and writes no doc unless
 # --out is given; see .venv/bin/python bench/run_all.py --help)
-# --quick is the smaller run (about 6 minutes on 2 cores); the latency section runs twice, the
+# --quick is the smaller run (about 3 minutes on 2 cores); the latency section runs twice, the
 # second time with one core kept busy by a CPU-bound process of the bench's own (busy_*).
-# --scale is the large run alone, no doc: 1,250 kwok nodes x 8 devices (10,000), 5,000 claims
-# each held by its own pod, node heartbeats every 20-45 s; first complete frame of the real
-# gsb-tui at 160x48 beside kubectl, RSS, idle CPU, 100 events/s, the API server's cost.
-# It takes about 15 minutes here (2 shared cores): ~1 min to start the cluster, ~1 min of
-# creates, ~6-8 min for the scheduler to place 5,000 DRA pods (~10 pods/s: the floor), then
-# ~4 min of measuring. --scale-profile partitions: 42 nodes x 24 partitionable devices
-# (~1,000), one claim per GPU, ~4 minutes. --scale-nodes N for another size.
+# --scale is the large run alone, no doc, profiles on stderr: 1,250 kwok nodes x 8 devices
+# (10,000), 5,000 claims each held by its own pod, node heartbeats every 20-45 s; first
+# complete frame of the real gsb-tui at 160x48 beside kubectl, RSS, idle CPU, 100 events/s,
+# the API server's cost. It takes about 8 minutes here (2 shared cores): ~0.5 min to start the
+# cluster, ~0.5 min of creates, 3-4 min for the scheduler to place 5,000 DRA pods (~23 pods/s
+# with its client limit raised to 200 requests/s; at its default, 12.6 pods/s and 7 minutes:
+# the floor, printed as scale10k_scheduler_pods_per_s), then ~4 min of measuring.
+# --scale-profile partitions: 42 nodes x 24 partitionable devices (1,008), one claim per GPU,
+# ~3 minutes. --scale-nodes N / --scale-claims N for another size.
 # Needs tmux (startup and scale run the real gsb-tui in it) and the dev extra (kubectl);
 # installs pyinstrument for the profiles.
 set -euo pipefail
