@@ -142,8 +142,9 @@ def _not(args: list[Any], member: bool) -> Any:
     raise _fail(_NO_OVERLOAD)
 
 
-def _index(args: list[Any], member: bool) -> Any:
-    container, key = args
+def index(container: Any, key: Any) -> Any:
+    """`container[key]` (and `.field`) with cel-go's errors: the one rule the interpreter's
+    qualification and the `_[_]` function share."""
     if isinstance(container, dict):
         found, item = _find(container, key)
         if found:
@@ -160,6 +161,10 @@ def _index(args: list[Any], member: bool) -> Any:
             return container[key]
         raise CelError(f"index out of bounds: {_key_text(key)}")
     raise CelError(f"no such key: {_key_text(key)}")
+
+
+def _index(args: list[Any], member: bool) -> Any:
+    return index(args[0], args[1])
 
 
 def _in(args: list[Any], member: bool) -> Any:

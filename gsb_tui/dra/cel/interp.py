@@ -17,14 +17,13 @@ the library failed (so the error is worded as the scheduler words it).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from gsb_tui.dra.cel.check import Checked, walk
 from gsb_tui.dra.cel.cost import MAX_COST
-from gsb_tui.dra.cel.functions import CALL_COSTS, FUNCTIONS, _one
+from gsb_tui.dra.cel.functions import CALL_COSTS, FUNCTIONS, _one, index
 from gsb_tui.dra.cel.quantity import Quantity
 from gsb_tui.dra.cel.semantics import (
     _NO_OVERLOAD,
@@ -39,7 +38,6 @@ from gsb_tui.dra.cel.semantics import (
     _num_cmp,
     _safe_equal,
     _same_kind,
-    go_float,
     not_bool,
     type_name,
 )
@@ -330,22 +328,7 @@ class Program:
 def _qualify(value: Any, key: Any, run: Run) -> Any:
     """cel-go's attribute qualification (`.field` or `[key]`), cost 1."""
     run.add(1)
-    if isinstance(value, dict):
-        found, item = _find(value, key)
-        if found:
-            return item
-        raise CelError(f"no such key: {_key_text(key)}")
-    if isinstance(value, list):
-        if isinstance(key, bool) or not _is_number(key):
-            raise CelError(f"unsupported index type '{type_name(key)}' in list")
-        if isinstance(key, float):
-            if key != math.floor(key) or math.isinf(key):
-                raise CelError(f"unsupported index value {go_float(key)} in list")
-            key = int(key)
-        if 0 <= key < len(value):
-            return value[key]
-        raise CelError(f"index out of bounds: {_key_text(key)}")
-    raise CelError(f"no such key: {_key_text(key)}")
+    return index(value, key)
 
 
 # Go's %T of cel-go's values, for "got '%T', expected iterable type".
