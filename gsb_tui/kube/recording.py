@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, get_args
 
 from gsb_tui.bounded import MIB, Refused, open_regular
+from gsb_tui.kube import decode
 from gsb_tui.kube.store import Change, ChangeType, Store
 from gsb_tui.snapshot import Kind, Phase, Snapshot
 from gsb_tui.words import t
@@ -47,7 +48,7 @@ def _metadata_ok(obj: Any) -> bool:
 def parse_line(line: bytes) -> tuple[float, Change] | None:
     """One recorded change, or None when the line is not one (truncated, not an object …)."""
     try:
-        data = json.loads(line)
+        data = decode.loads(line)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(data, dict):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import json
 import os
 import random
 import re
@@ -22,6 +21,7 @@ from typing import Any
 
 import aiohttp
 
+from gsb_tui.kube import decode
 from gsb_tui.kube.config import KubeconfigError
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport
@@ -33,6 +33,8 @@ LIST_PAGE = 500
 WATCH_SECONDS = (240, 300)  # server-side watch timeout, jittered so kinds do not re-watch together
 READ_TIMEOUT_MARGIN = 30  # a stream silent past timeoutSeconds + this is dead
 CONNECT_TIMEOUT = 5
+MAX_PAGE_BYTES = 1 << 30
+MAX_EVENT_BYTES = 64 << 20  # etcd stores objects of at most ~1.5 MB; 64 MiB is no watch event
 MAX_BACKOFF = 4.0  # a dashboard should notice a restarted API server within seconds
 
 
@@ -68,11 +70,12 @@ def backoff(attempt: int) -> float:
 
 
 def _clean(obj: dict[str, Any], info: KindInfo) -> Obj:
-    """Give list items their kind/apiVersion (lists omit them) and drop managedFields."""
+    """Give list items their kind/apiVersion (lists omit them) and drop managedFields.
+
+    `obj` was just decoded and nobody else holds it, so metadata is changed in place."""
     meta = obj.get("metadata")
-    if isinstance(meta, dict) and "managedFields" in meta:
-        meta = {k: v for k, v in meta.items() if k != "managedFields"}
-        obj = {**obj, "metadata": meta}
+    if isinstance(meta, dict):
+        meta.pop("managedFields", None)
     if "kind" not in obj or "apiVersion" not in obj:
         obj = {"apiVersion": info.api_version, "kind": info.object_kind, **obj}
     return obj
@@ -128,7 +131,7 @@ class Reflector:
             resp.release()
             status: Any = None
             with contextlib.suppress(ValueError, RecursionError):
-                status = json.loads(body)
+                status = decode.loads(body)
             if resp.status == 404 and not self.info.group and not isinstance(status, dict):
                 # The core group (pods, nodes, events) is served by every API server.
                 raise NotKubernetes(
@@ -138,10 +141,22 @@ class Reflector:
             raise HttpError(resp.status, plain(str(message or body or resp.reason or "")))
         return resp
 
+    async def _body(self, resp: Any) -> bytes:
+        """The whole body, at most MAX_PAGE_BYTES (500 objects of etcd's largest are ~750 MB;
+        a server streaming without end is not a list page)."""
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in resp.content.iter_any():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_PAGE_BYTES:
+                raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+        return b"".join(chunks)
+
     async def _json(self, resp: Any) -> dict[str, Any]:
         """The body as a JSON object (a list or an event), or NotKubernetes."""
         try:
-            body = await resp.json(content_type=None)
+            body = decode.loads(await self._body(resp))
         except (ValueError, RecursionError):
             body = None
         if not isinstance(body, dict):
@@ -172,15 +187,25 @@ class Reflector:
 
     async def _lines(self, resp: Any) -> AsyncIterator[bytes]:
         # Chunked read: a single watch event (a big slice) can exceed aiohttp's line limit.
-        buf = b""
+        # Chunks without a newline wait in a list (no quadratic joining); one event longer
+        # than MAX_EVENT_BYTES is not something an API server sends.
+        pending: list[bytes] = []
+        size = 0
         async for chunk in resp.content.iter_any():
-            buf += chunk
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
+            pending.append(chunk)
+            size += len(chunk)
+            if b"\n" not in chunk:
+                if size > MAX_EVENT_BYTES:
+                    raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+                continue
+            *lines, rest = b"".join(pending).split(b"\n")
+            pending, size = ([rest], len(rest)) if rest else ([], 0)
+            for line in lines:
                 if line.strip():
                     yield line
-        if buf.strip():
-            yield buf
+        rest = b"".join(pending)
+        if rest.strip():
+            yield rest
 
     async def watch(self, rv: str) -> str:
         """Stream events from rv until the server ends the watch; return the last rv seen."""
@@ -195,7 +220,7 @@ class Reflector:
         try:
             async for line in self._lines(resp):
                 try:
-                    event = json.loads(line)
+                    event = decode.loads(line)
                 except RecursionError:
                     event = None
                 obj = event.get("object") if isinstance(event, dict) else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import os
 import re
 import ssl
@@ -19,6 +20,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -76,6 +78,17 @@ def _ssl_reason(exc: BaseException) -> str:
     return " ".join(words.split())
 
 
+def on_this_machine(server: str) -> bool:
+    """The server URL names a loopback address (or localhost)."""
+    host = (urlsplit(server).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _header_value(value: str, field: str) -> str:
     if not value.isascii() or not value.isprintable():
         raise KubeconfigError(t("kube.bad-header-value", field=field))
@@ -90,6 +103,11 @@ class NativeTransport:
         user = resolved.user_info
         self.server = resolved.server.rstrip("/")
         self.headers = {"Accept": "application/json"}
+        if on_this_machine(self.server):
+            # No gzip over loopback (k3s beside the learner, the practice cluster): compressing
+            # a 10,000-device list costs the API server CPU and us the inflating, and saves
+            # nothing on a local socket. A remote server still compresses large lists.
+            self.headers["Accept-Encoding"] = "identity"
         self.exec_spec: Mapping[str, Any] | None = user.get("exec") or None
         self.credential: ExecCredential | None = None
         self._credential_at = float("-inf")

@@ -114,3 +114,20 @@ def test_native_transport_reads_relative_ca_and_bad_base64(home: Path) -> None:
     cfg.write_text(json.dumps(data))
     with pytest.raises(KubeconfigError, match="not valid base64"):
         NativeTransport(resolve(Target(kubeconfig=cfg)))
+
+
+@pytest.mark.parametrize(
+    ("server", "gzip"),
+    [
+        ("https://127.0.0.1:6443", False),  # k3s beside the learner
+        ("https://[::1]:6443", False),
+        ("https://localhost:6443", False),
+        ("https://10.0.0.7:6443", True),
+        ("https://k3s.example:6443", True),
+    ],
+)
+def test_lists_are_not_compressed_over_loopback(home: Path, server: str, gzip: bool) -> None:
+    transport = NativeTransport(resolve(Target(kubeconfig=write(home / "c.yaml", server))))
+    # aiohttp asks for gzip unless told otherwise; over loopback it is CPU for nothing.
+    assert ("Accept-Encoding" not in transport.headers) is gzip
+    assert transport.headers.get("Accept-Encoding", "identity") == "identity"
