@@ -103,6 +103,9 @@ class KindState:
     message: str = ""
     attempts: int = 0  # consecutive failed attempts (shown as "reconnecting n")
     scope: str = ""  # "all namespaces", "namespace dra-lab" or "cluster"
+    # Seconds between re-lists when the kind is listed again and again instead of watched
+    # (nodes past kube.reflector.POLL_NODES_ABOVE: their status heartbeats are not wanted).
+    every: float = 0.0
 
     @property
     def usable(self) -> bool:

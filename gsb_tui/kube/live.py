@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterable
 
 from gsb_tui.kube.config import KubeconfigError, Resolved, Target, resolve
-from gsb_tui.kube.reflector import Reflector
+from gsb_tui.kube.reflector import POLL_NODES_ABOVE, Reflector
 from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport, make_transport
@@ -73,6 +73,7 @@ class LiveSource:
                     emit,
                     namespace=self.target.namespace,
                     all_namespaces_first=kind in WIDE_KINDS,
+                    poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
                 )
                 for kind in self.kinds
             }

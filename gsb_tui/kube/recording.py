@@ -67,11 +67,14 @@ def parse_line(line: bytes) -> tuple[float, Change] | None:
         return None
     if state is not None and not (
         isinstance(state, dict)
-        and set(state) <= {"phase", "message", "attempts", "scope"}
+        and set(state) <= {"phase", "message", "attempts", "scope", "every"}
         and state.get("phase", "connecting") in PHASES
         and isinstance(state.get("message", ""), str)
         and isinstance(state.get("scope", ""), str)
         and type(state.get("attempts", 0)) is int
+        and type(state.get("every", 0.0)) in (int, float)
+        and math.isfinite(state.get("every", 0.0))
+        and state.get("every", 0.0) >= 0
     ):
         return None
     try:

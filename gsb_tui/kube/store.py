@@ -40,6 +40,8 @@ class Change:
                 "attempts": self.state.attempts,
                 "scope": self.state.scope,
             }
+            if self.state.every:
+                out["state"]["every"] = self.state.every
         if self.label:
             out["label"] = self.label
         return out

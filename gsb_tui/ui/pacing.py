@@ -5,7 +5,8 @@ conditions with a new lastHeartbeatTime), the retry count of an API that is not 
 up. Each would rebuild the DraView (most of a second at 10,000 devices) for a frame like the
 last one, so the App drops them before the Store (`ChangeFilter`): the stored Node keeps the
 status it had (nothing reads more of a Node than `node_face`), and the revision moves only when
-the screen can.
+the screen can. Past kube.reflector.POLL_NODES_ABOVE nodes are re-listed instead of watched; a
+re-list that says the same is dropped here too.
 """
 
 from __future__ import annotations
@@ -84,7 +85,10 @@ class ChangeFilter:
         if change.kind is not Kind.NODES:
             return False
         if change.type == "SYNCED":
-            self._nodes = {_name(o): node_face(o) for o in change.items}
+            faces = {_name(o): node_face(o) for o in change.items}
+            if faces == self._nodes and change.items:  # a re-list of the same nodes (polled)
+                return True
+            self._nodes = faces
         elif change.type in ("ADDED", "MODIFIED") and change.obj is not None:
             name, face = _name(change.obj), node_face(change.obj)
             if change.type == "MODIFIED" and self._nodes.get(name) == face:

@@ -130,3 +130,20 @@ def test_gc_hold_gives_the_collector_back() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_polled_re_list_that_says_the_same_is_dropped() -> None:
+    f = ChangeFilter()
+    assert not f.unseen(Change(Kind.NODES, "SYNCED", items=(node("a"), node("b"))))
+    # the next poll: heartbeats moved, nothing the screen reads did
+    assert f.unseen(Change(Kind.NODES, "SYNCED", items=(node("a", "t1"), node("b", "t1"))))
+    assert not f.unseen(Change(Kind.NODES, "SYNCED", items=(node("a"),)))  # b went away
+    assert not f.unseen(Change(Kind.NODES, "SYNCED", items=(node("a", labels={"x": "1"}),)))
+    assert not f.unseen(Change(Kind.NODES, "SYNCED", items=()))  # none left: said
+
+
+def test_a_polled_kind_says_so_in_the_header() -> None:
+    from gsb_tui.ui.panes.header import phase_text
+
+    assert phase_text(KindState("synced", every=60.0)) == "synced ↻60s"
+    assert phase_text(KindState("synced")) == "synced"

@@ -4,6 +4,7 @@ list items cleaned, and the decoder's answers on what orjson refuses."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import AsyncIterator
@@ -99,3 +100,51 @@ def test_decode_answers_as_the_standard_library(body: bytes, want: object) -> No
 def test_decode_refuses_with_value_or_recursion_error(body: bytes) -> None:
     with pytest.raises((ValueError, RecursionError)):
         decode.loads(body)
+
+
+class _Api:
+    """Answers list pages from `pages` (one per call) and counts watches."""
+
+    def __init__(self, items: list[dict[str, Any]]) -> None:
+        self.items = items
+        self.lists = 0
+        self.watches = 0
+
+    async def get(self, path: str, query: dict[str, Any], connect: float, read: float) -> Any:
+        if query.get("watch"):
+            self.watches += 1
+            await asyncio.sleep(3600)  # a watch with nothing to say
+        self.lists += 1
+        body = {"metadata": {"resourceVersion": str(self.lists)}, "items": self.items}
+        resp = _Resp([json.dumps(body).encode()])
+        resp.status = 200  # type: ignore[attr-defined]
+        resp.release = lambda: None  # type: ignore[attr-defined]
+        return resp
+
+
+async def _reflect(items: int, seconds: float) -> tuple[_Api, list[Any]]:
+    nodes = [{"metadata": {"name": f"n{i}"}} for i in range(items)]
+    api, changes = _Api(nodes), []
+    info = KINDS[Kind.NODES]
+    ref = Reflector(api, info, changes.append, poll_above=2, poll_every=0.05)  # type: ignore[arg-type]
+    task = asyncio.create_task(ref.run())
+    await asyncio.sleep(seconds)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return api, changes
+
+
+def test_many_nodes_are_listed_again_not_watched() -> None:
+    api, changes = asyncio.run(_reflect(items=3, seconds=0.4))
+    assert api.watches == 0
+    assert api.lists >= 4  # one list, then one every 0.05 s
+    states = [c.state for c in changes if c.type == "STATE"]
+    assert states and all(s.phase == "synced" and s.every == 0.05 for s in states)
+    assert all(len(c.items) == 3 for c in changes if c.type == "SYNCED")
+
+
+def test_few_nodes_are_watched() -> None:
+    api, changes = asyncio.run(_reflect(items=2, seconds=0.3))
+    assert (api.lists, api.watches) == (1, 1)
+    assert [c.state.every for c in changes if c.type == "STATE"] == [0.0]  # type: ignore[union-attr]

@@ -34,9 +34,12 @@ STYLE = {
 
 
 def phase_text(state: KindState) -> str:
-    """synced / connecting / reconnecting n / forbidden / not-served / error."""
+    """synced / synced ↻30s (re-listed, not watched) / connecting / reconnecting n /
+    forbidden / not-served / error."""
     if state.phase == "reconnecting":
         return f"reconnecting {state.attempts}"
+    if state.phase == "synced" and state.every:  # listed again and again, not watched
+        return f"synced ↻{state.every:.0f}s"
     return state.phase
 
 
