@@ -3,6 +3,7 @@ pods that consume it, filterable with `/`."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -38,6 +39,15 @@ def claim_row(
         waiting = [p.name for p in view.pods_of_claim(claim)]
         consumers = [text(lang, "waiting-pod", pod=name) for name in waiting]
     return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
+
+
+def _cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
+    name, flag, state, devices, consumers = shown
+    cell = Text(name)
+    if flag:  # the marker only: the grid cell's title and the details say what it is
+        cell = Text.assemble((f"{MARK} ", "bold red"), cell)
+    state_cell = Text(state, style=STATE_STYLE.get(state, ""))
+    return (cell, state_cell, Text(devices), Text(consumers))
 
 
 class ClaimFilter(Input):
@@ -203,12 +213,7 @@ class ClaimsPane(Pane):
 
     @staticmethod
     def _row(row_key: str, shown: tuple[str, ...]) -> TableRow:
-        name, flag, state, devices, consumers = shown
-        cell = Text(name)
-        if flag:  # the marker only: the grid cell's title and the details say what it is
-            cell = Text.assemble((f"{MARK} ", "bold red"), cell)
-        state_cell = Text(state, style=STATE_STYLE.get(state, ""))
-        return TableRow(row_key, (cell, state_cell, Text(devices), Text(consumers)))
+        return TableRow(row_key, partial(_cells, shown))
 
     def _place_cursor(self) -> None:
         keys = self.visible_keys()

@@ -269,12 +269,10 @@ class SlicesPane(Pane):
             return
         wide = self.content_size.width >= SIDE_BY_SIDE_WIDTH
         every = (*view.slices, *view.stale_slices)
-        keys = [self._slice_key(view, s, wide) for s in every]
-        names = [s.name for s in every]
         box = self.query_one(SlicesScroll)
         devices = sum(len(s.devices) for s in every)
         if len(every) > DETAILED_SLICES_MAX or devices > DETAILED_DEVICES_MAX:
-            keys = [(s, s in view.stale_slices) for s in every]
+            keys: list[SliceKey] = [(s, s in view.stale_slices) for s in every]
             if self._names != ["(compact)"]:
                 box.remove_children()
                 compact = Static(slice_list(view, every, self.lang), classes="slices-text compact")
@@ -284,6 +282,8 @@ class SlicesPane(Pane):
                 self._widgets[0].update(slice_list(view, every, self.lang))
             self._keys, self._names = keys, ["(compact)"]
             return
+        keys = [self._slice_key(view, s, wide) for s in every]
+        names = [s.name for s in every]
         if names != self._names:
             # Slices came or went: build the list again (rare: drivers publish, then hold).
             box.remove_children()
