@@ -7,13 +7,23 @@ selector, and the example driver's model / memory selectors plus a version compa
 Prints `name value unit` lines (figures, not pass/fail). The headline
 `cel_eval_1000_devices_ms` is every selector on every device with nothing cached but the
 compiled selectors: each device's CEL context is built during the run, as after a fresh list.
-Run: .venv/bin/python bench/bench_cel.py [--runs N] [--devices N]
+Every timed run starts after a gc.collect() (not timed).
+
+`cel_preview_10000_devices_ms` is one claim's preview as the details pane asks for it
+(ui/explain.py: explain_request with the DeviceClass selectors, then the request's) over
+10,000 devices shaped like the scale profile's (cluster/seed.py: nodes of 8 devices, `index`
+0-7 on each node, a unique `uuid`), nothing cached but the compiled selectors, no time budget.
+The recorded pick-seven request (`index == 7`) is the claim; `..._unique_keys_ms` is the same
+preview with a request selector reading the unique `uuid`, where no two devices share a verdict.
+Run: .venv/bin/python bench/bench_cel.py [--runs N] [--devices N] [--preview-devices N]
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
+import gc
 import os
 import statistics
 import time
@@ -23,14 +33,23 @@ from typing import Any
 
 from gsb_tui.dra import cel as gcel
 from gsb_tui.dra.cel import SEMVER_TEXT, parse_quantity, parse_semver
-from gsb_tui.dra.model import Device, DeviceId, parse_claim, parse_class, parse_slice
+from gsb_tui.dra.model import (
+    Device,
+    DeviceId,
+    Request,
+    parse_claim,
+    parse_class,
+    parse_slice,
+)
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind
 
 RECORDING = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "lab.jsonl"
 
 
-def lab_devices(count: int) -> tuple[list[Device], list[str]]:
+def lab_devices(count: int, per_node: int = 0) -> tuple[list[Device], list[str]]:
+    """Clones of the recorded devices; with `per_node`, nodes (and pools) of that many devices
+    indexed from 0 on each node, as the example driver publishes them (else one pool, index i)."""
     snap = snapshot_at(RECORDING, "step-5")
     recorded = [d for s in map(parse_slice, snap.items(Kind.SLICES)) for d in s.devices]
     (cls,) = map(parse_class, snap.items(Kind.CLASSES))
@@ -41,15 +60,19 @@ def lab_devices(count: int) -> tuple[list[Device], list[str]]:
     for i in range(count):
         base = recorded[i % len(recorded)]
         raw = copy.deepcopy(dict(base.raw))
-        raw["name"] = f"gpu-{i}"
-        raw["attributes"]["index"] = {"int": i}
+        index, pool, node, slice_name = i, base.id.pool, base.node, f"{base.slice_name}-{i // 128}"
+        if per_node:  # slices hold at most 128 devices; with per_node, one slice per node
+            index, node = i % per_node, f"node-{i // per_node}"
+            pool, slice_name = node, f"{node}-slice"
+        raw["name"] = f"gpu-{index}"
+        raw["attributes"]["index"] = {"int": index}
         raw["attributes"]["uuid"] = {"string": f"gpu-{i:08x}-0000-4000-8000-000000000000"}
         devices.append(
             Device(
-                id=DeviceId(driver, base.id.pool, f"gpu-{i}"),
-                slice_name=f"{base.slice_name}-{i // 128}",  # slices hold at most 128 devices
-                node=base.node,
-                attributes={**base.attributes, "index": i},
+                id=DeviceId(driver, pool, f"gpu-{index}"),
+                slice_name=slice_name,
+                node=node,
+                attributes={**base.attributes, "index": index},
                 capacity=dict(base.capacity),
                 raw=raw,
             )
@@ -68,6 +91,10 @@ def median_ms(fn: Callable[[], object], runs: int, before: Callable[[], None]) -
     times = []
     for _ in range(runs):
         before()
+        # Each run starts with the collector's generations empty: whether a full collection
+        # (tens of ms over 10,000 devices' objects) lands inside a run depends on what earlier
+        # runs left, not on the code measured.
+        gc.collect()
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1000)
@@ -100,6 +127,41 @@ def bench_gsb(devices: list[Device], selectors: list[str], runs: int) -> dict[st
     print(f"cel_eval_{n}_devices_results_cached_ms {cached:.2f} ms")
     print(f"cel_eval_per_selector_device_us {warm * 1000 / (n * len(selectors)):.2f} us")
     return run()
+
+
+def bench_preview(count: int, runs: int) -> None:
+    """One claim's preview the way the details pane asks for it (ui/explain.py claim_preview:
+    explain_request with the class, the request and the free devices), uncached."""
+    snap = snapshot_at(RECORDING, "step-5")
+    (cls,) = map(parse_class, snap.items(Kind.CLASSES))
+    (pick,) = [c for c in map(parse_claim, snap.items(Kind.CLAIMS)) if c.name == "pick-seven"]
+    request = pick.requests[0]
+    devices, _ = lab_devices(count, per_node=8)
+    free = [d.id for d in devices]
+    unique = dataclasses.replace(
+        request, selectors=(f"device.attributes['{devices[0].id.driver}'].uuid != ''",)
+    )
+    for name, req in (("", request), ("_unique_keys", unique)):
+        expressions = [*cls.selectors, *req.selectors]
+
+        def forget(expressions: list[str] = expressions) -> None:
+            gcel.clear_caches()
+            for expression in expressions:
+                gcel.compile_selector(expression)
+
+        def preview(req: Request = req) -> gcel.RequestPreview:
+            return gcel.explain_request(devices, cls, req, free)
+
+        figure = median_ms(preview, runs, forget)
+        print(f"cel_preview_{count}_devices{name}_ms {figure:.2f} ms")
+        forget()
+        gc.collect()
+        budgeted = gcel.explain_request(devices, cls, req, free, budget=gcel.PREVIEW_BUDGET)
+        print(
+            f"cel_preview_{count}_devices{name}_unfinished_in_budget {budgeted.unfinished} devices"
+            f" (of {count}, {gcel.PREVIEW_BUDGET * 1000:.0f} ms budget;"
+            f" {len(budgeted.selector_admits)} admitted)"
+        )
 
 
 def bench_celpy(devices: list[Device], selectors: list[str], runs: int) -> dict[str, set[DeviceId]]:
@@ -172,11 +234,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--devices", type=int, default=1000)
+    parser.add_argument("--preview-devices", type=int, default=10_000)
     args = parser.parse_args()
     devices, selectors = lab_devices(args.devices)
     print(f"load_average_1m {os.getloadavg()[0]:.2f} (2 cores; other work inflates the figures)")
     print(f"selectors {len(selectors)}")
     ours = bench_gsb(devices, selectors, args.runs)
+    bench_preview(args.preview_devices, args.runs)
     try:
         import celpy  # noqa: F401  (cel-python: only for this comparison)
     except ImportError:

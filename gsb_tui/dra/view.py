@@ -6,12 +6,13 @@ of objects (every join goes through a dict), so it can run on every change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gsb_tui.dra import parsed
 from gsb_tui.dra.availability import (
     Availability,
     BlockerGroup,
@@ -44,7 +45,7 @@ from gsb_tui.dra.model import (
 )
 from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
-from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
+from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
 _PLAIN = Request("", "", (), "ExactCount", 1, False)  # no tolerations, no capacity asked
@@ -300,13 +301,6 @@ def _resolve_claims(
     return tuple(out.values())
 
 
-# Parsed views of the last build per kind, reused while the raw object is the very same dict:
-# the Store replaces objects and never mutates them, so identity means "unchanged". Parsing is
-# most of build_view's cost, and one change touches one object. Holding the raw dict keeps it
-# alive, so an id can never be reused by another object while it is cached.
-_MEMO: dict[Kind, tuple[dict[ObjKey, tuple[Obj, Any]], list[Any]]] = {}
-_MISS = (None, None)
-
 # The last build's devices, claims and occupancy: the next build patches it for the claims
 # that changed (patch_occupancy), or lends it its unchanged entries (compute_occupancy).
 _OCCUPANCY: list[tuple[tuple[Device, ...], Mapping[ObjKey, Claim], dict[DeviceId, Occupancy]]] = []
@@ -326,62 +320,23 @@ def _by_time(events: list[Event]) -> list[Event]:
     return list(ordered)
 
 
-_PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
-    (Kind.SLICES, parse_slice),
-    (Kind.CLASSES, parse_class),
-    (Kind.CLAIMS, parse_claim),
-    (Kind.TEMPLATES, parse_template),
-    (Kind.PODS, parse_pod),
-    (Kind.EVENTS, parse_event),
-    (Kind.TAINT_RULES, parse_taint_rule),
-)
-
-
 def clear_parse_cache() -> None:
     """Forget the reused parses (benchmarks measure a cold build with it)."""
-    _MEMO.clear()
+    parsed.clear()
     _OCCUPANCY.clear()
     _EVENTS.clear()
 
 
-def _parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
-    """The kind's objects parsed, in (namespace, name) order (a new list each time)."""
-    objs = snapshot.objects.get(kind, {})
-    old, parsed_before = _MEMO.get(kind, ({}, []))
-    if len(old) == len(objs) and all(old.get(k, _MISS)[0] is raw for k, raw in objs.items()):
-        return list(parsed_before)  # not one object of the kind changed: the last list
-    new: dict[ObjKey, tuple[Obj, Any]] = {}
-    out: list[T] = []
-    for key in sorted(objs):
-        raw = objs[key]
-        hit = old.get(key)
-        parsed: T = hit[1] if hit is not None and hit[0] is raw else parse(raw)
-        new[key] = (raw, parsed)
-        out.append(parsed)
-    _MEMO[kind] = (new, out)  # one assignment: a concurrent build sees the old or the new
-    return list(out)
-
-
-def parse_ahead(snapshot: Snapshot) -> None:
-    """Parse what has arrived so far into the reuse memo, so the first build only assembles.
-
-    The App calls this while the first lists of a large cluster still come in: each kind is
-    parsed as soon as it is listed, in the time spent waiting for the others."""
-    for kind, parse in _PARSERS:
-        if snapshot.objects.get(kind):
-            _parse_all(snapshot, kind, parse)
-
-
 def build_view(snapshot: Snapshot) -> DraView:
-    slices, stale = split_generations(_parse_all(snapshot, Kind.SLICES, parse_slice))
+    slices, stale = split_generations(parsed.parse_all(snapshot, Kind.SLICES, parse_slice))
     devices = tuple(d for s in slices for d in s.devices)
-    classes = {c.name: c for c in _parse_all(snapshot, Kind.CLASSES, parse_class)}
-    claims = {c.key: c for c in _parse_all(snapshot, Kind.CLAIMS, parse_claim)}
+    classes = {c.name: c for c in parsed.parse_all(snapshot, Kind.CLASSES, parse_class)}
+    claims = {c.key: c for c in parsed.parse_all(snapshot, Kind.CLAIMS, parse_claim)}
     templates = {
-        (t.namespace, t.name): t for t in _parse_all(snapshot, Kind.TEMPLATES, parse_template)
+        (t.namespace, t.name): t for t in parsed.parse_all(snapshot, Kind.TEMPLATES, parse_template)
     }
-    pods = {p.key: p for p in _parse_all(snapshot, Kind.PODS, parse_pod)}
-    events = _by_time(_parse_all(snapshot, Kind.EVENTS, parse_event))
+    pods = {p.key: p for p in parsed.parse_all(snapshot, Kind.PODS, parse_pod)}
+    events = _by_time(parsed.parse_all(snapshot, Kind.EVENTS, parse_event))
     last = _OCCUPANCY[0] if _OCCUPANCY else None
     occupancy = None
     if last is not None and last[0] == devices:  # the same device objects: identity checks
@@ -389,7 +344,7 @@ def build_view(snapshot: Snapshot) -> DraView:
     if occupancy is None:
         occupancy = compute_occupancy(devices, claims.values(), last[2] if last else None)
     _OCCUPANCY[:] = [(devices, claims, occupancy)]  # one assignment, as _MEMO
-    rules = tuple(_parse_all(snapshot, Kind.TAINT_RULES, parse_taint_rule))
+    rules = tuple(parsed.parse_all(snapshot, Kind.TAINT_RULES, parse_taint_rule))
     rule_taints: dict[DeviceId, tuple[DeviceTaint, ...]] = {}
     for rule in rules:
         for device in devices:

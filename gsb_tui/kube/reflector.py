@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import http.client
 import os
 import random
 import re
+import zlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import aiohttp
 
@@ -134,19 +136,44 @@ class Reflector:
         resp = await self.api.get(self.path, query, CONNECT_TIMEOUT, read_timeout)
         if resp.status >= 300:
             body = await resp.text(errors="replace")
-            content_type = resp.content_type
             resp.release()
-            status: Any = None
-            with contextlib.suppress(ValueError, RecursionError):
-                status = decode.loads(body)
-            if resp.status == 404 and not self.info.group and not isinstance(status, dict):
-                # The core group (pods, nodes, events) is served by every API server.
-                raise NotKubernetes(
-                    t("kube.not-api-server", status=resp.status, content_type=content_type)
-                )
-            message = status.get("message") if isinstance(status, dict) else None
-            raise HttpError(resp.status, plain(str(message or body or resp.reason or "")))
+            self._refuse(resp.status, body, resp.content_type, resp.reason or "")
         return resp
+
+    def _refuse(self, code: int, body: str, content_type: str, reason: str) -> NoReturn:
+        """An answer of 300 or more, as HttpError (or NotKubernetes)."""
+        status: Any = None
+        with contextlib.suppress(ValueError, RecursionError):
+            status = decode.loads(body)
+        if code == 404 and not self.info.group and not isinstance(status, dict):
+            # The core group (pods, nodes, events) is served by every API server.
+            raise NotKubernetes(t("kube.not-api-server", status=code, content_type=content_type))
+        message = status.get("message") if isinstance(status, dict) else None
+        raise HttpError(code, plain(str(message or body or reason or "")))
+
+    async def _page(self, query: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """One list page and its content type: read in a thread where the transport can
+        (Transport.fetch); otherwise, or when that fails to connect, through aiohttp, whose
+        failures gsb-tui words (kube.reflector.describe)."""
+        fetch = getattr(self.api, "fetch", None)
+        got = None
+        if fetch is not None:
+            try:
+                got = await fetch(self.path, query, CONNECT_TIMEOUT, 60, MAX_PAGE_BYTES)
+            except TimeoutError:
+                raise  # the same words either way; no second wait
+            except (OSError, http.client.HTTPException, zlib.error, ValueError):
+                got = None  # aiohttp below meets the same trouble and says it in its words
+        if got is None:
+            resp = await self._get(query, 60)
+            try:
+                return await self._json(resp), resp.content_type
+            finally:
+                resp.release()
+        if got.status >= 300:
+            body = got.body.decode(errors="replace") if got.body is not None else ""
+            self._refuse(got.status, body, got.content_type, got.reason)
+        return self._object(got.body, got.content_type), got.content_type
 
     async def _body(self, resp: Any) -> bytes:
         """The whole body, at most MAX_PAGE_BYTES (500 objects of etcd's largest are ~750 MB;
@@ -161,13 +188,17 @@ class Reflector:
         return b"".join(chunks)
 
     async def _json(self, resp: Any) -> dict[str, Any]:
+        return self._object(await self._body(resp), resp.content_type)
+
+    @staticmethod
+    def _object(raw: bytes | None, content_type: str) -> dict[str, Any]:
         """The body as a JSON object (a list or an event), or NotKubernetes."""
         try:
-            body = decode.loads(await self._body(resp))
+            body = decode.loads(raw) if raw is not None else None
         except (ValueError, RecursionError):
             body = None
         if not isinstance(body, dict):
-            raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+            raise NotKubernetes(t("kube.bad-body", content_type=content_type))
         return body
 
     async def list(self) -> str:
@@ -178,15 +209,11 @@ class Reflector:
         # A list of "any" version is fine here: the watch goes on from the list's version.
         query: dict[str, Any] = {"limit": LIST_PAGE, "resourceVersion": "0"}
         while True:
-            resp = await self._get(query, 60)
-            try:
-                body = await self._json(resp)
-            finally:
-                resp.release()
+            body, content_type = await self._page(query)
             page = body.get("items") or []
             meta = body.get("metadata") or {}
             if not isinstance(page, list) or not isinstance(meta, dict):
-                raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
+                raise NotKubernetes(t("kube.bad-body", content_type=content_type))
             items.extend(_clean(o, self.info) for o in page if isinstance(o, dict))
             if meta.get("continue"):
                 query = {"limit": LIST_PAGE, "continue": meta["continue"]}

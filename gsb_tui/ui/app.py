@@ -17,12 +17,13 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from gsb_tui.config import UserConfig, load_config
-from gsb_tui.dra.view import DraView, build_view, parse_ahead
+from gsb_tui.dra.parsed import parse_ahead
+from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.snapshot import REQUIRED_KINDS
-from gsb_tui.ui import keys
+from gsb_tui.ui import keys, stylesheet_path
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.explain import cel_ready, warm_up
 from gsb_tui.ui.messages import (
@@ -51,17 +52,6 @@ SHOWN_PROBLEMS = 5  # config problems in the startup warning; the rest are count
 
 if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
     from gsb_tui.lab.verdict import Verdict
-
-
-def stylesheet_path() -> Path:
-    """gsb.tcss shipped in the wheel (gsb_tui/styles) or in a source checkout (styles/)."""
-    package = Path(__file__).resolve().parent.parent
-    for candidate in (package / "styles" / "gsb.tcss", package.parent / "styles" / "gsb.tcss"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"gsb.tcss not found in {package / 'styles'} or {package.parent / 'styles'}"
-    )
 
 
 class GsbApp(App[int]):

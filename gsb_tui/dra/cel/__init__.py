@@ -15,12 +15,16 @@ How (see docs/CEL.md for the measurements behind it):
 - limits (selector.py, syntax.py, cost.py): judged as the API server judges them and worded
   as it words them — 10,240 bytes, cel-go's parser depth limits (250), the estimated cost
   limit (1,000,000); nothing recurses on Python's stack (stackless.py).
-- evaluate (runtime.py): each device becomes one library Context (its `device` variable:
-  device.py, values.py, quantity.py, semver.py), built once per device content; results are
-  cached per (device, expression), so re-evaluating on every cluster change only costs a
-  dictionary lookup for devices that did not change. Where the library's answer could differ
-  from the scheduler's (dynamic values, runtime errors), interp.py evaluates with cel-go's
-  semantics, cost count and wording. Every evaluation is bounded in time (`budget`).
+- evaluate (runtime.py, prepared.py): each device becomes one library Context (its `device`
+  variable: device.py, values.py, quantity.py, semver.py), built once per device content when
+  a selector first has to run on it; results are cached per (device, expression), so
+  re-evaluating on every cluster change only costs a dictionary lookup for devices that did
+  not change. Devices that hold the same values where a selector looks (projection.py's key)
+  share one evaluation: at 10,000 devices, a preview builds a context for each distinct key,
+  not each device. Where the library's answer could differ from the scheduler's (dynamic
+  values, runtime errors), interp.py evaluates with cel-go's semantics, cost count and
+  wording. Every evaluation is bounded in time (`budget`).
+- many devices (preview.py): `evaluate_all`, and `explain_request` for the dashboard's preview.
 
 This is the package's one face: code outside it imports from `gsb_tui.dra.cel` only. Importing
 it does not import the library (~0.4 s); that happens on the first compile, or on `library()`.
@@ -31,16 +35,11 @@ from __future__ import annotations
 from gsb_tui.dra.cel.cost import MAX_COST, MAX_LENGTH
 from gsb_tui.dra.cel.device import device_variable
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError
+from gsb_tui.dra.cel.prepared import library
+from gsb_tui.dra.cel.preview import RequestPreview, evaluate_all, explain_request
 from gsb_tui.dra.cel.quantity import parse_quantity
-from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET, CelOutcome, library
-from gsb_tui.dra.cel.selector import (
-    RequestPreview,
-    Selector,
-    clear_caches,
-    compile_selector,
-    evaluate_all,
-    explain_request,
-)
+from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET, CelOutcome
+from gsb_tui.dra.cel.selector import Selector, clear_caches, compile_selector
 from gsb_tui.dra.cel.semver import parse_semver
 from gsb_tui.dra.cel.values import SEMVER_TEXT
 

@@ -164,7 +164,8 @@ def _bool(value: Any) -> bool:
 def _guarded(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap a stdlib function so its exceptions surface as CEL runtime errors, and a value of
     the wrong type (a semver is a map to the library) is one too, not an answer."""
-    from gsb_tui.dra.cel.functions import STRING_SIGNATURES, fits
+    from gsb_tui.dra.cel.functions import fits
+    from gsb_tui.dra.cel.string_ext import STRING_SIGNATURES
 
     signatures = STRING_SIGNATURES.get(name, ())
 

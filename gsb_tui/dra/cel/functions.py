@@ -1,12 +1,12 @@
-# Over 400 lines: cel-go's runtime function table in one place, to read beside cel-go's.
 """The functions a device selector can call, with cel-go's runtime behaviour and cost.
 
 Operators dispatch as cel-go's standard library does: on a trait of the left operand (`_+_` on a
 value that has no Adder is `no such overload: _+_`), the trait's method then refusing a wrong
 right operand with a bare `no such overload`. Functions declared with typed overloads (the
 strings extension, Kubernetes' quantity and semver libraries, conversions) refuse a value of the
-wrong runtime type with `no such overload: name(types)`. `CALL_COSTS` is the runtime cost of a
-call (cel-go's CostTracker.costCall and Kubernetes' CallCost).
+wrong runtime type with `no such overload: name(types)`. The families apart: conversions.py
+(int(), string(), ...), string_ext.py (the strings extension); call_costs.py has the runtime
+cost of a call (cel-go's CostTracker.costCall and Kubernetes' CallCost).
 """
 
 from __future__ import annotations
@@ -16,13 +16,20 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gsb_tui.dra.cel.conversions import (
+    _convert_bool,
+    _convert_bytes,
+    _convert_double,
+    _convert_int,
+    _convert_string,
+    _convert_uint,
+    _type,
+)
 from gsb_tui.dra.cel.quantity import Quantity, QuantityError, from_int, is_quantity, parse_quantity
 from gsb_tui.dra.cel.semantics import (
     _INT_MIN,
     _NO_OVERLOAD,
-    _UINT_MAX,
     CelError,
-    CelType,
     Uint,
     _check_int,
     _check_uint,
@@ -39,6 +46,7 @@ from gsb_tui.dra.cel.semantics import (
     type_name,
 )
 from gsb_tui.dra.cel.semver import Semver, SemverError, is_semver, parse_semver
+from gsb_tui.dra.cel.string_ext import _STRING_EXTENSIONS, STRING_SIGNATURES
 
 # --- functions -----------------------------------------------------------------------------------
 
@@ -236,106 +244,6 @@ def _fits(value: Any, kind: type | tuple[type, ...]) -> bool:
     return False
 
 
-def _convert_int(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if _is_int(v):
-        return v
-    if isinstance(v, Uint):
-        return _check_int(int(v))
-    if isinstance(v, float):
-        if math.isnan(v) or not (-9.223372036854776e18 < v < 9.223372036854776e18):
-            raise _fail("integer overflow")
-        return int(v)
-    if isinstance(v, str):
-        try:
-            return _check_int(int(v, 10)) if re.fullmatch(r"[+-]?[0-9]+", v) else _bad(v)
-        except CelError:
-            raise _fail("type conversion error from 'string' to 'int'") from None
-    raise _overload("int", v)
-
-
-def _bad(_: Any) -> Any:
-    raise CelError("conversion")
-
-
-def _convert_uint(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if isinstance(v, Uint):
-        return v
-    if _is_int(v):
-        return _check_uint(v)
-    if isinstance(v, float):
-        if math.isnan(v) or not (-1 < v < 1.8446744073709552e19):
-            raise _fail("unsigned integer overflow")
-        return Uint(int(v))
-    if isinstance(v, str):
-        if re.fullmatch(r"\+?[0-9]+", v) and int(v) <= _UINT_MAX:
-            return Uint(int(v))
-        raise _fail("type conversion error from 'string' to 'uint'")
-    raise _overload("uint", v)
-
-
-def _convert_double(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if isinstance(v, float):
-        return v
-    if _is_number(v):
-        return float(v)
-    if isinstance(v, str):
-        try:
-            value = float(v)
-        except ValueError:
-            raise _fail("type conversion error from 'string' to 'double'") from None
-        if math.isinf(value) and not re.fullmatch(r"[+-]?(inf|infinity)", v.lower()):
-            raise _fail("type conversion error from 'string' to 'double'")
-        return value
-    raise _overload("double", v)
-
-
-def _convert_string(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if isinstance(v, str):
-        return v
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return go_float(v)
-    if isinstance(v, bytes):
-        try:
-            return v.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _fail("invalid UTF-8 in bytes, cannot convert to string") from None
-    raise _overload("string", v)
-
-
-def _convert_bytes(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if isinstance(v, bytes):
-        return v
-    if isinstance(v, str):
-        return v.encode("utf-8", "surrogatepass")
-    raise _overload("bytes", v)
-
-
-def _convert_bool(args: list[Any], member: bool) -> Any:
-    v = args[0]
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, str):
-        if v in ("1", "t", "true", "TRUE", "True"):
-            return True
-        if v in ("0", "f", "false", "FALSE", "False"):
-            return False
-        raise _fail("type conversion error from 'string' to 'bool'")
-    raise _overload("bool", v)
-
-
-def _type(args: list[Any], member: bool) -> Any:
-    return CelType(type_name(args[0]))
-
-
 def _quantity_fn(args: list[Any], member: bool) -> Any:
     try:
         return parse_quantity(args[0])
@@ -380,99 +288,6 @@ def _ordering(name: str) -> Impl:
         return result > 0 if name == "isGreaterThan" else result < 0
 
     return order
-
-
-def _ascii(s: str, upper: bool) -> str:
-    return "".join((c.upper() if upper else c.lower()) if c < "\x80" else c for c in s)
-
-
-def _char_at(s: str, i: int) -> str:
-    if i < 0 or i > len(s):
-        raise _fail(f"index out of range: {i}")
-    return s[i] if i < len(s) else ""
-
-
-def _index_of(s: str, sub: str, offset: int = 0) -> int:
-    if sub == "":
-        return offset
-    if offset < 0:
-        raise _fail(f"index out of range: {offset}")
-    if offset >= len(s):
-        return -1
-    return s.find(sub, offset)
-
-
-def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
-    if offset is None:
-        if sub == "":
-            return len(s)
-        if len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
-            return -1
-        offset = len(s) - 1
-    if sub == "":
-        return offset
-    if offset < 0:
-        raise _fail(f"index out of range: {offset}")
-    if offset >= len(s):
-        return -1
-    return s.rfind(sub, 0, min(offset, len(s) - len(sub)) + len(sub))
-
-
-def _substring(s: str, start: int, end: int | None = None) -> str:
-    if end is None:
-        if start < 0 or start > len(s):
-            raise _fail(f"index out of range: {start}")
-        return s[start:]
-    if start > end:
-        raise _fail(f"invalid substring range. start: {start}, end: {end}")
-    for i in (start, end):
-        if i < 0 or i > len(s):
-            raise _fail(f"index out of range: {i}")
-    return s[start:end]
-
-
-def _replace(s: str, old: str, new: str, n: int = -1) -> str:
-    return s.replace(old, new, n if n >= 0 else -1)
-
-
-def _split(s: str, sep: str, n: int = -1) -> list[str]:
-    """Go's strings.SplitN."""
-    if n == 0:
-        return []
-    if sep == "":
-        parts = list(s)
-        if 0 < n < len(parts):
-            parts = [*parts[: n - 1], "".join(parts[n - 1 :])]
-        return parts
-    return s.split(sep, n - 1 if n > 0 else -1)
-
-
-def _join(items: list[Any], sep: str = "") -> str:
-    for item in items:
-        if not isinstance(item, str):
-            raise _fail(f"join: invalid input: {item}")
-    return sep.join(items)
-
-
-def _quote(s: str) -> str:
-    from cel.stdlib import EXTENSIONS  # part of common-expression-language
-
-    return str(EXTENSIONS["strings"]["strings.quote"](s))
-
-
-_STRING_EXTENSIONS: dict[str, Callable[..., Any]] = {
-    "charAt": _char_at,
-    "indexOf": _index_of,
-    "lastIndexOf": _last_index_of,
-    "lowerAscii": lambda s: _ascii(s, False),
-    "upperAscii": lambda s: _ascii(s, True),
-    "trim": str.strip,
-    "replace": _replace,
-    "split": _split,
-    "substring": _substring,
-    "join": _join,
-    "strings.quote": _quote,
-}
 
 
 def _string_ext(name: str) -> Impl:
@@ -531,20 +346,6 @@ FUNCTIONS: dict[str, Impl] = {
     "minor": _typed("minor", (_S,))(lambda a, m: a[0].minor),
     "patch": _typed("patch", (_S,))(lambda a, m: a[0].patch),
 }
-# The strings extension's overloads (cel-go ext/strings.go, version 2).
-STRING_SIGNATURES: dict[str, tuple[tuple[type, ...], ...]] = {
-    "charAt": ((str, int),),
-    "indexOf": ((str, str), (str, str, int)),
-    "lastIndexOf": ((str, str), (str, str, int)),
-    "lowerAscii": ((str,),),
-    "upperAscii": ((str,),),
-    "trim": ((str,),),
-    "replace": ((str, str, str), (str, str, str, int)),
-    "split": ((str, str), (str, str, int)),
-    "substring": ((str, int), (str, int, int)),
-    "join": ((list,), (list, str)),
-    "strings.quote": ((str,),),
-}
 for _name, _sig in STRING_SIGNATURES.items():
     FUNCTIONS[_name] = _typed(_name, *_sig)(_string_ext(_name))
 
@@ -555,64 +356,3 @@ def fits(args: list[Any], signatures: tuple[tuple[type, ...], ...]) -> bool:
         len(sig) == len(args) and all(_fits(a, t) for a, t in zip(args, sig, strict=True))
         for sig in signatures
     )
-
-
-# --- runtime cost of calls (cel-go CostTracker.costCall + Kubernetes' CallCost) ------------------
-
-
-def _one(args: list[Any], result: Any) -> int:
-    return 1
-
-
-def _length(v: Any) -> int:
-    if isinstance(v, str | bytes | list | dict) and not isinstance(v, bool):
-        return len(v)
-    return 1
-
-
-def _traversal(v: Any) -> int:
-    return math.ceil(_length(v) * 0.1)
-
-
-def _min_traversal(args: list[Any], result: Any) -> int:
-    if isinstance(args[0], Quantity | Semver):
-        return 1
-    return math.ceil(min(_length(args[0]), _length(args[1])) * 0.1)
-
-
-def _matches_cost(args: list[Any], result: Any) -> int:
-    text = math.ceil((1.0 + _length(args[0])) * 0.1)
-    return text * math.ceil(_length(args[1]) * 0.25)
-
-
-CALL_COSTS: dict[str, Callable[[list[Any], Any], int]] = {
-    "_==_": _min_traversal,
-    "_!=_": _min_traversal,
-    "_<_": _min_traversal,
-    "_<=_": _min_traversal,
-    "_>_": _min_traversal,
-    "_>=_": _min_traversal,
-    "_+_": lambda a, r: (
-        math.ceil((_length(a[0]) + _length(a[1])) * 0.1) if isinstance(a[0], str | bytes) else 1
-    ),
-    "@in": lambda a, r: _length(a[1]) if isinstance(a[1], list) else 1,
-    "startsWith": lambda a, r: _traversal(a[0]),
-    "endsWith": lambda a, r: _traversal(a[0]),
-    "contains": lambda a, r: _traversal(a[0]) * _traversal(a[1]),
-    "matches": _matches_cost,
-    "quantity": lambda a, r: _traversal(a[0]),
-    "isQuantity": lambda a, r: _traversal(a[0]),
-    "semver": lambda a, r: _traversal(a[0]),
-    "isSemver": lambda a, r: _traversal(a[0]),
-    "lowerAscii": lambda a, r: _traversal(a[0]),
-    "upperAscii": lambda a, r: _traversal(a[0]),
-    "substring": lambda a, r: _traversal(a[0]),
-    "trim": lambda a, r: _traversal(a[0]),
-    "replace": lambda a, r: math.ceil(_length(a[0]) * 2 * 0.1),
-    "split": lambda a, r: math.ceil(_length(a[0]) * 2 * 0.1),
-    "join": lambda a, r: math.ceil(_length(r) * 2 * 0.1),
-    "indexOf": lambda a, r: int(_length(a[0]) * 0.1),
-    "lastIndexOf": lambda a, r: int(_length(a[0]) * 0.1),
-    "bytes": lambda a, r: _traversal(a[0]),
-    "strings.quote": lambda a, r: _traversal(a[0]),
-}

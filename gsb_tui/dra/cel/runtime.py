@@ -1,9 +1,16 @@
 """Running compiled selectors: the Rust CEL library, Kubernetes' functions, cached results.
 
 Each device becomes one library Context holding its `device` variable (device.py), built once
-per device content and holding only what compiled selectors read (check.needs). Results are
-cached per (device, expression), so re-evaluating on every cluster change is a dictionary lookup
-for devices that did not change.
+per device content when a selector first has to run on it, and holding only what compiled
+selectors read (check.needs): prepared.py keeps them. Results are cached per (device,
+expression), so re-evaluating on every cluster change is a dictionary lookup for devices that
+did not change.
+
+Building a context is most of an evaluation's cost, so devices are not all evaluated: a device
+whose values where a selector looks equal those of a device evaluated before (projection.py's
+key, read from the served object) gets that device's outcome without a context of its own. A
+selector whose keys nearly never repeat (it reads a unique uuid) stops being keyed after
+SHARING_PROBE devices, until the caches are cleared.
 
 Where the library's answer could differ from the scheduler's, interp.py (cel-go's semantics,
 cost count and wording) evaluates instead: for selectors that read version attributes or
@@ -14,17 +21,15 @@ runs out is reported as unfinished and not cached.
 
 from __future__ import annotations
 
-import json
-import logging
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from gsb_tui.dra.cel import callbacks, check, interp
+from gsb_tui.dra.cel import callbacks, check, interp, prepared, projection
 from gsb_tui.dra.cel.device import DeviceError, device_variable
+from gsb_tui.dra.cel.prepared import PYTHON_FUNCTIONS, Prepared, prepare
 from gsb_tui.dra.cel.values import as_quantity, as_semver
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.words import t
@@ -35,9 +40,10 @@ from gsb_tui.words import t
 EVALUATION_BUDGET = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CelOutcome:
-    """One device's result for one selector (or for all selectors of a request)."""
+    """One device's result for one selector (or for all selectors of a request). Slots: there
+    are one per device and selector, and fewer objects keep the collector's walks short."""
 
     device: DeviceId
     matched: bool
@@ -50,164 +56,6 @@ class _TimedOut(Exception):
     """The evaluation's deadline passed (raised from a Python callback, or the interpreter)."""
 
 
-# --- the evaluating library --------------------------------------------------------------------
-
-
-class _ExpectedFailures(logging.Filter):
-    """The library logs a warning for every exception a Python function raises; ours are
-    CEL runtime errors (e.g. quantity('x')), reported in CelOutcome, not on stderr."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "Python function 'k8s_" not in record.getMessage()
-
-
-@lru_cache(maxsize=1)
-def library() -> Any:
-    # Imported on first use: `import cel` costs ~0.4 s, kept off the dashboard's first frame.
-    import cel
-
-    logging.getLogger("cel").addFilter(_ExpectedFailures())
-    return cel
-
-
-# --- devices prepared for the library ----------------------------------------------------------
-
-
-@dataclass
-class _Prepared:
-    device: Device  # what the entry was built from (identity of .raw is the fast cache check)
-    fingerprint: str  # "" until a second object for the same device has to be compared
-    context: Any  # the library's Context, or None when the device cannot be represented
-    error: str
-    needs_version: int  # which _needs the context holds
-    results: dict[str, CelOutcome] = field(default_factory=dict)
-    versions: frozenset[tuple[str, str]] = frozenset()  # (domain, name) of version attributes
-    capacities: bool = False  # whether the device publishes capacities
-    typed: Any = None  # the device as interp.py sees it, built on first use
-
-
-_MAX_PREPARED = 20_000
-_prepared_devices: dict[tuple[DeviceId, str], _Prepared] = {}
-# Outcomes of selectors that read nothing of the device, by expression.
-_device_free: dict[str, CelOutcome] = {}
-# What the compiled selectors read, together: each device's context holds just that.
-_needs: set[check.Leaf] = set()
-_needs_version = 0
-epoch = 0  # bumped by clear(): compiled selectors register their needs again
-
-
-@lru_cache(maxsize=1)
-def _frozen_needs_at(version: int) -> frozenset[check.Leaf]:
-    return frozenset(_needs)
-
-
-def _frozen_needs() -> frozenset[check.Leaf]:
-    return _frozen_needs_at(_needs_version)
-
-
-def _covered(leaf: check.Leaf) -> bool:
-    if leaf in _needs:
-        return True
-    if leaf == PYTHON_FUNCTIONS:  # not a part of the device: the whole device does not cover it
-        return False
-    if check.WHOLE in _needs:
-        return True
-    return len(leaf) == 3 and bool({(leaf[0], "*", "*"), (leaf[0], leaf[1], "*")} & _needs)
-
-
-def require(leaves: frozenset[check.Leaf]) -> None:
-    """Make prepared devices hold these leaves too (rebuilt lazily, results kept)."""
-    global _needs_version
-    missing = {leaf for leaf in leaves if not _covered(leaf)}
-    if missing:
-        _needs.update(missing)
-        _needs_version += 1
-
-
-def _fingerprint(device: Device) -> str:
-    return json.dumps(
-        [device.raw, sorted(device.attributes.items()), sorted(device.capacity.items())],
-        sort_keys=True,
-        default=str,
-    )
-
-
-def _prepare(device: Device) -> _Prepared:
-    """The library Context for a device, rebuilt only when the device's content changed."""
-    key = (device.id, device.slice_name)
-    entry = _prepared_devices.get(key)
-    if entry is not None and entry.device.raw is not device.raw:
-        # Another object for the same device (a new snapshot): reuse it if nothing changed.
-        fingerprint = _fingerprint(device)
-        if not entry.fingerprint:
-            entry.fingerprint = _fingerprint(entry.device)
-        if entry.fingerprint != fingerprint:
-            entry = None
-        else:
-            entry.device = device
-    if entry is not None and entry.needs_version == _needs_version:
-        return entry
-    context, error = _context(device)
-    if entry is not None:  # selectors now read more of the device; results stay valid
-        entry.context, entry.error, entry.needs_version = context, error, _needs_version
-        return entry
-    if len(_prepared_devices) >= _MAX_PREPARED:
-        _prepared_devices.clear()
-    entry = _Prepared(device, "", context, error, _needs_version)
-    entry.versions, entry.capacities = _typed_values(device)
-    _prepared_devices[key] = entry
-    return entry
-
-
-def _typed_values(device: Device) -> tuple[frozenset[tuple[str, str]], bool]:
-    """Which attributes are versions, and whether there are capacities: the values the library
-    represents as maps (values.py), so its answers on dynamic values can differ from cel-go's."""
-    raw = device.raw if isinstance(device.raw, dict) else {}
-    attributes = raw.get("attributes")
-    versions = set()
-    if isinstance(attributes, dict):
-        for name, value in attributes.items():
-            if isinstance(value, dict) and "version" in value:
-                domain, sep, ident = str(name).partition("/")
-                versions.add((domain, ident) if sep else (device.id.driver, str(name)))
-    return frozenset(versions), bool(raw.get("capacity") or device.capacity)
-
-
-# Not a device part: registered by selectors that call Python functions (k8s_*), which then
-# go into every context (registering them costs about as much as a few attributes).
-PYTHON_FUNCTIONS: check.Leaf = ("@functions",)
-
-
-def _context(device: Device) -> tuple[Any, str]:
-    needs = _frozen_needs()
-    try:
-        variable = device_variable(device, needs)
-    except DeviceError as exc:
-        return None, str(exc)
-    functions = _function_table() if PYTHON_FUNCTIONS in needs else None
-    return library().Context(variables={"device": variable}, functions=functions), ""
-
-
-@lru_cache(maxsize=1)
-def _function_table() -> dict[str, Callable[..., Any]]:
-    return callbacks.functions()
-
-
-def clear(*, results_only: bool = False) -> None:
-    """Forget cached results, and unless results_only also the prepared devices and what
-    compiled selectors registered (they register again on their next evaluation)."""
-    global _needs_version, epoch
-    _device_free.clear()
-    if results_only:
-        for entry in _prepared_devices.values():
-            entry.results.clear()
-        return
-    _prepared_devices.clear()
-    _needs.clear()
-    _needs_version += 1
-    epoch += 1
-
-
 @dataclass
 class Evaluator:
     """What evaluating one compiled selector needs (selector.py builds it)."""
@@ -218,26 +66,63 @@ class Evaluator:
     needs: frozenset[check.Leaf]
     dynamic_versions: bool  # reads attributes (a version among them reads as a map natively)
     dynamic_quantities: bool  # passes capacities through dynamic values
-
-    @property
-    def device_free(self) -> bool:
-        """Reads nothing of the device: one outcome for every device."""
-        return self._device_free
+    # How to key devices whose outcome is the same (projection.py); None: every device runs.
+    plan: projection.Plan | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self._device_free = not self.needs - {PYTHON_FUNCTIONS}
+        self.plan = projection.plan(self.needs, frozenset({PYTHON_FUNCTIONS}))
+        # Which attributes it reads, for _precise_first: every one, whole domains, leaves.
+        every = bool({check.WHOLE, ("attributes", "*", "*")} & self.needs)
+        attributes = [leaf[1:] for leaf in self.needs if len(leaf) == 3 and leaf[0] == "attributes"]
+        self.reads_attributes: tuple[bool, frozenset[str], frozenset[tuple[str, ...]]] = (
+            every,
+            frozenset(d for d, n in attributes if n == "*"),
+            frozenset(attributes),
+        )
+        self.version_reads: dict[frozenset[tuple[str, str]], bool] = {}
+        # Whether interp.py could ever evaluate first (else _precise_first need not ask).
+        self.may_run_precise_first = self.precise is not None and (
+            self.dynamic_versions or self.dynamic_quantities
+        )
+        # Outcomes by projection key, one table for each evaluator (interp.py first or not):
+        # what the selector gave on a device holding those values where it looks.
+        self.shared: tuple[dict[Any, CelOutcome], dict[Any, CelOutcome]] = ({}, {})
+        self.shared_epoch = prepared.shared_epoch
+        self.sharing = True  # False once keys turned out (nearly) all different
+        self.hits = self.misses = 0
+
+    def share_again(self) -> None:
+        """The caches were cleared: no shared outcomes, and keys are worth trying again."""
+        self.shared = ({}, {})
+        self.shared_epoch = prepared.shared_epoch
+        self.sharing = True
+        self.hits = self.misses = 0
 
 
-def _reads(needs: frozenset[check.Leaf], kind: str, domain: str, name: str) -> bool:
-    return bool({check.WHOLE, (kind, "*", "*"), (kind, domain, "*"), (kind, domain, name)} & needs)
+def _reads_version(ev: Evaluator, versions: frozenset[tuple[str, str]]) -> bool:
+    """Whether the selector reads one of these (domain, name) attributes."""
+    if not versions:
+        return False
+    every, domains, names = ev.reads_attributes
+    if every:
+        return True
+    return any(version[0] in domains or version in names for version in versions)
 
 
-def _precise_first(ev: Evaluator, entry: _Prepared) -> bool:
+def _precise_first(ev: Evaluator, known: Prepared) -> bool:
+    """Whether interp.py evaluates first (the library's answer could differ from cel-go's)."""
     if ev.precise is None:
         return False
-    if ev.dynamic_versions and any(_reads(ev.needs, "attributes", *v) for v in entry.versions):
-        return True
-    return ev.dynamic_quantities and entry.capacities
+    if ev.dynamic_versions and known.versions:
+        # Devices repeat the same version names: one answer per set of them.
+        reads = ev.version_reads.get(known.versions)
+        if reads is None:
+            if len(ev.version_reads) >= 256:
+                ev.version_reads.clear()
+            reads = ev.version_reads[known.versions] = _reads_version(ev, known.versions)
+        if reads:
+            return True
+    return ev.dynamic_quantities and known.capacities
 
 
 def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> CelOutcome:
@@ -245,24 +130,97 @@ def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> Ce
 
     `deadline` (time.monotonic) bounds this evaluation besides EVALUATION_BUDGET; past it the
     outcome is `unfinished` and not cached."""
-    entry = _prepare(device)
+    entry = prepare(device)
     outcome = entry.results.get(ev.expression)
     if outcome is not None:
         return outcome
-    if entry.context is not None and ev.device_free:
-        # Reads nothing of the device: one evaluation answers for every device.
-        shared = _device_free.get(ev.expression)
-        if shared is not None:
-            outcome = CelOutcome(device.id, shared.matched, shared.error)
-            entry.results[ev.expression] = outcome
-            return outcome
+    return evaluate_prepared(ev, entry, deadline)
+
+
+def evaluate_prepared(ev: Evaluator, entry: Prepared, deadline: float | None) -> CelOutcome:
+    """`evaluate` on a device's entry from `prepare` (one entry for all selectors of a chain)."""
+    expression = ev.expression
+    outcome = entry.results.get(expression)
+    if outcome is not None:
+        return outcome
+    if ev.plan is not None:  # inline: this runs for every device of every preview
+        if ev.shared_epoch != prepared.shared_epoch:
+            ev.share_again()
+        convertible = entry.convertible
+        if convertible is None and ev.sharing:
+            convertible = prepared.know(entry)
+        key = ev.plan.key(entry.device) if convertible and ev.sharing else None
+        if key is not None:
+            # Which evaluator answers depends on the device beyond the key only through the
+            # values the key holds; kept apart all the same.
+            table = ev.shared[ev.may_run_precise_first and _precise_first(ev, entry)]
+            shared = table.get(key)
+            if shared is not None:  # a device with the same values where the selector looks
+                ev.hits += 1
+                outcome = entry.results[expression] = _same_for(entry.device.id, shared)
+                return outcome
+            ev.misses += 1
+            if ev.misses >= SHARING_PROBE and ev.hits * 8 < ev.misses:
+                # Keys (nearly) all differ, as a unique uuid's do: computing them only costs.
+                ev.sharing = False
+            return _evaluate(ev, entry, deadline, table, key)
+    return _evaluate(ev, entry, deadline, None, None)
+
+
+_new = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[CelOutcome, Any], None]:
+    """A slot's own setter: a frozen dataclass's __init__ goes through object.__setattr__."""
+    setter: Callable[[CelOutcome, Any], None] = getattr(CelOutcome, name).__set__
+    return setter
+
+
+_SET_DEVICE = _slot_setter("device")
+_SET_MATCHED = _slot_setter("matched")
+_SET_ERROR = _slot_setter("error")
+_SET_UNFINISHED = _slot_setter("unfinished")
+
+
+def _same_for(device: DeviceId, shared: CelOutcome) -> CelOutcome:
+    """CelOutcome(device, shared.matched, shared.error), made for every device a shared outcome
+    answers for: filling the slots directly takes half the time of the frozen dataclass's
+    __init__ (test_cel_dedupe checks it makes equal outcomes)."""
+    outcome: CelOutcome = _new(CelOutcome)
+    _SET_DEVICE(outcome, device)
+    _SET_MATCHED(outcome, shared.matched)
+    _SET_ERROR(outcome, shared.error)
+    _SET_UNFINISHED(outcome, False)
+    return outcome
+
+
+# Outcomes kept by one evaluator for devices with the same projection key, at most.
+MAX_SHARED = 20_000
+# Devices with new keys before a selector whose keys nearly never repeat stops being keyed
+# (until the caches are cleared): per device, a key costs a tenth of an evaluation.
+SHARING_PROBE = 512
+
+
+def _evaluate(
+    ev: Evaluator,
+    entry: Prepared,
+    deadline: float | None,
+    table: dict[Any, CelOutcome] | None,
+    key: Any,
+) -> CelOutcome:
+    """Run the selector on the device; the outcome is kept in `table` under `key` for devices
+    with the same values where the selector looks (None: not kept for others)."""
+    device = entry.device
     started = time.monotonic()
     limit = started + EVALUATION_BUDGET
     if deadline is not None:
         if started > deadline:  # the caller's budget is spent: not even started
             return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
         limit = min(limit, deadline)
+    if entry.convertible is None:
+        prepared.know(entry)
     try:
+        prepared.contextualise(entry)
         if entry.context is None:
             outcome = CelOutcome(device.id, False, entry.error)
         elif _precise_first(ev, entry):
@@ -274,14 +232,14 @@ def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> Ce
     except _TimedOut:
         return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
     entry.results[ev.expression] = outcome
-    if entry.context is not None and ev.device_free:
-        if len(_device_free) >= _MAX_PREPARED:
-            _device_free.clear()
-        _device_free[ev.expression] = outcome
+    if table is not None and entry.context is not None:
+        if len(table) >= MAX_SHARED:
+            table.clear()
+        table[key] = outcome
     return outcome
 
 
-def _run(program: Any, device: DeviceId, entry: _Prepared, deadline: float) -> CelOutcome:
+def _run(program: Any, device: DeviceId, entry: Prepared, deadline: float) -> CelOutcome:
     if entry.context is None:
         return CelOutcome(device, False, entry.error)
     callbacks.failure.message = ""
@@ -297,7 +255,7 @@ def _run(program: Any, device: DeviceId, entry: _Prepared, deadline: float) -> C
     return _outcome(device, result)
 
 
-def _run_precise(ev: Evaluator, device: Device, entry: _Prepared, deadline: float) -> CelOutcome:
+def _run_precise(ev: Evaluator, device: Device, entry: Prepared, deadline: float) -> CelOutcome:
     assert ev.precise is not None
     if entry.typed is None:
         try:

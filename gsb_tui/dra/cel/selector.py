@@ -1,13 +1,12 @@
-"""Selectors compiled once per expression, and evaluated over devices and requests.
+"""Selectors compiled once per expression, each evaluated on one device at a time.
 
 Compiling judges a selector as the API server does, in its order: the length limit (10,240
 bytes), cel-go's parser limits (syntax.py: 250 nested rules or operators), syntax errors (the
 library's parser: the same grammar as cel-go), type errors (check.py, worded by errors.py), the
 result type, then the estimated cost limit (cost.py). It then prints the checked tree back as
 plain CEL with Kubernetes' semantics spelled out (emit.py) for the library, and compiles it for
-interp.py too. Evaluating is runtime.py's; the functions here take an optional time `budget`
-for a whole call, past which the remaining devices are reported unfinished. The package's
-__init__ is the face that callers import from.
+interp.py too. Evaluating is runtime.py's; many devices and requests are preview.py's. The
+package's __init__ is the face that callers import from.
 """
 
 from __future__ import annotations
@@ -15,31 +14,29 @@ from __future__ import annotations
 import functools
 import re
 import threading
-import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra.cel import check, cost, emit, interp, runtime, syntax
+from gsb_tui.dra.cel import check, cost, emit, interp, prepared, runtime, syntax
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
 from gsb_tui.dra.cel.runtime import CelOutcome, Evaluator
 from gsb_tui.dra.cel.types import ANY, BOOL, TypeDepthError
-from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
+from gsb_tui.dra.model import Device
 from gsb_tui.words import t
 
 # The dashboard previews selectors while the lab checks judge step 5 on a worker thread; the
 # compiled-selector and device-context caches are shared, so one thread at a time. The lock is
-# held for one compile or one device's evaluation, never for a whole request, so a caller
-# waits at most one (bounded) evaluation for another thread.
-_lock = threading.RLock()
+# held for one compile or one device's evaluation (its selectors in turn), never for a whole
+# request, so a caller waits at most one device's (bounded) evaluations for another thread.
+lock = threading.RLock()
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _serialised(fn: _F) -> _F:
     @functools.wraps(fn)
     def locked(*args: Any, **kwargs: Any) -> Any:
-        with _lock:
+        with lock:
             return fn(*args, **kwargs)
 
     return cast(_F, locked)
@@ -72,10 +69,14 @@ class Selector:
     def evaluate(self, device: Device, deadline: float | None = None) -> CelOutcome:
         """The outcome on one device; `deadline` (time.monotonic()) bounds it besides the
         per-evaluation budget (an unfinished outcome then, not cached)."""
-        if self._epoch != runtime.epoch:  # caches were cleared since it registered
-            runtime.require(self.needs)
-            self._epoch = runtime.epoch
+        if self._epoch != prepared.epoch:
+            self._register()
         return runtime.evaluate(self._evaluator, device, deadline)
+
+    def _register(self) -> None:
+        """Register what it reads again: caches were cleared since it registered."""
+        prepared.require(self.needs)
+        self._epoch = prepared.epoch
 
 
 _compiled: dict[str, Selector] = {}
@@ -131,7 +132,7 @@ def _compile(expression: str, driver: str) -> Selector:
         ) from None
     except ParseError as exc:
         unreadable = exc
-    lib = runtime.library()
+    lib = prepared.library()
     try:
         lib.compile(expression)
     except ValueError as exc:
@@ -186,7 +187,7 @@ def _compile(expression: str, driver: str) -> Selector:
         ) from None
     needs = check.needs(checked)
     if emit.calls_python(source):
-        needs |= {runtime.PYTHON_FUNCTIONS}
+        needs |= {prepared.PYTHON_FUNCTIONS}
     try:
         precise: interp.Program | None = interp.Program(checked)
     except interp.Unported:
@@ -202,8 +203,8 @@ def _compile(expression: str, driver: str) -> Selector:
     selector = Selector(expression, evaluator, str(checked.output), source, estimate.max)
     # Register what it reads now, so devices get one context holding every compiled selector's
     # needs instead of growing (and being rebuilt) as selectors are first evaluated.
-    runtime.require(selector.needs)
-    selector._epoch = runtime.epoch
+    prepared.require(selector.needs)
+    selector._epoch = prepared.epoch
     return selector
 
 
@@ -258,146 +259,7 @@ def _dynamic_capacity(checked: check.Checked) -> bool:
 def clear_caches(*, results_only: bool = False) -> None:
     """Forget cached results, and unless results_only also prepared devices and compiled
     selectors (for tests and benchmarks)."""
-    runtime.clear(results_only=results_only)
+    prepared.clear(results_only=results_only)
     if not results_only:
         _compiled.clear()
         _failed.clear()
-
-
-# --- many devices, many selectors --------------------------------------------------------------
-
-
-def _deadline(budget: float | None) -> float | None:
-    return None if budget is None else time.monotonic() + budget
-
-
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline
-
-
-def _unfinished(device: Device) -> CelOutcome:
-    return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
-
-
-def _evaluate_chain(
-    selectors: Sequence[Selector], device: Device, prefix: str, deadline: float | None = None
-) -> CelOutcome:
-    """AND over selectors in order, stopping at the first false or error (like the allocator)."""
-    for i, selector in enumerate(selectors):
-        outcome = selector.evaluate(device, deadline)
-        if outcome.unfinished:
-            return outcome
-        if outcome.error:
-            return CelOutcome(device.id, False, f"{prefix}selector #{i}: {outcome.error}")
-        if not outcome.matched:
-            return outcome
-    return CelOutcome(device.id, True)
-
-
-def evaluate_all(
-    expressions: Sequence[str], devices: Sequence[Device], *, budget: float | None = None
-) -> dict[DeviceId, CelOutcome]:
-    """A device matches only when every expression is true; the first error wins.
-
-    Raises CelCompileError for an expression that does not compile. With a `budget` (seconds
-    for the whole call), devices not reached in time get an `unfinished` outcome."""
-    driver = devices[0].id.driver if devices else ""
-    selectors = [compile_selector(e, driver=driver) for e in expressions]
-    deadline = _deadline(budget)
-    out: dict[DeviceId, CelOutcome] = {}
-    for d in devices:
-        if _past(deadline):
-            out[d.id] = _unfinished(d)
-        else:
-            out[d.id] = _evaluate_chain(selectors, d, "", deadline)
-    return out
-
-
-@dataclass(frozen=True)
-class RequestPreview:
-    class_admits: tuple[DeviceId, ...]  # devices the DeviceClass selectors admit
-    selector_admits: tuple[DeviceId, ...]  # of those, the ones the request's selectors admit
-    free_matching: tuple[DeviceId, ...]  # of those, free
-    outcomes: Mapping[DeviceId, CelOutcome]  # per device; errors say which selector failed
-    needed: int | None  # request count (None for allocationMode All)
-    class_name: str = ""
-    class_missing: bool = False  # the request names a DeviceClass that does not exist
-    has_selectors: bool = False  # whether the request has selectors of its own
-    error: str = ""  # a selector that does not compile (then nothing is admitted)
-    hint: str = ""
-
-    @property
-    def unfinished(self) -> int:
-        """Devices the time budget did not reach (their outcome says so)."""
-        return sum(1 for o in self.outcomes.values() if o.unfinished)
-
-    @property
-    def short(self) -> bool:
-        """Too few free matching devices to meet the request (its wording: ui/explain.py)."""
-        free = len(self.free_matching)
-        if self.needed is None:  # allocationMode All: every matching device, and at least one
-            return free < len(self.selector_admits) or not self.selector_admits
-        return free < self.needed
-
-
-def explain_request(
-    view_devices: Sequence[Device],
-    device_class: DeviceClass | None,
-    request: Request,
-    free: Collection[DeviceId],
-    *,
-    budget: float | None = None,
-) -> RequestPreview:
-    """Which devices a request could get: class selectors, then request selectors, then free.
-
-    With a `budget` (seconds for the whole call), devices not reached in time get an
-    `unfinished` outcome (RequestPreview.unfinished counts them)."""
-    needed = None if request.allocation_mode == "All" else request.count
-
-    def preview(**more: Any) -> RequestPreview:
-        return RequestPreview(
-            (),
-            (),
-            (),
-            {},
-            needed,
-            class_name=request.device_class,
-            has_selectors=bool(request.selectors),
-            **more,
-        )
-
-    if device_class is None:
-        return preview(class_missing=True)
-    driver = view_devices[0].id.driver if view_devices else ""
-    try:
-        class_selectors = [compile_selector(e, driver=driver) for e in device_class.selectors]
-        request_selectors = [compile_selector(e, driver=driver) for e in request.selectors]
-    except CelCompileError as exc:
-        return preview(error=exc.message, hint=exc.hint)
-    outcomes: dict[DeviceId, CelOutcome] = {}
-    class_admits: list[DeviceId] = []
-    selector_admits: list[DeviceId] = []
-    deadline = _deadline(budget)
-    for device in view_devices:
-        if _past(deadline):
-            outcomes[device.id] = _unfinished(device)
-            continue
-        class_prefix = f"class {device_class.name}: "
-        outcome = _evaluate_chain(class_selectors, device, class_prefix, deadline)
-        if outcome.matched:
-            class_admits.append(device.id)
-            request_prefix = f"request {request.name}: "
-            outcome = _evaluate_chain(request_selectors, device, request_prefix, deadline)
-            if outcome.matched:
-                selector_admits.append(device.id)
-        outcomes[device.id] = outcome
-    free_set = set(free)
-    return RequestPreview(
-        tuple(class_admits),
-        tuple(selector_admits),
-        tuple(d for d in selector_admits if d in free_set),
-        outcomes,
-        needed,
-        class_name=request.device_class,
-        has_selectors=bool(request.selectors),
-    )

@@ -1,0 +1,120 @@
+"""cel-go's strings extension (ext/strings.go, version 2) for the interpreter: charAt, indexOf,
+lastIndexOf, lowerAscii, upperAscii, trim, replace, split, substring, join and strings.quote,
+with Go's semantics and cel-go's errors, and the overloads each is declared with
+(functions.py's table refuses other runtime types; callbacks.py the same for the library)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gsb_tui.dra.cel.semantics import _fail
+
+
+def _ascii(s: str, upper: bool) -> str:
+    return "".join((c.upper() if upper else c.lower()) if c < "\x80" else c for c in s)
+
+
+def _char_at(s: str, i: int) -> str:
+    if i < 0 or i > len(s):
+        raise _fail(f"index out of range: {i}")
+    return s[i] if i < len(s) else ""
+
+
+def _index_of(s: str, sub: str, offset: int = 0) -> int:
+    if sub == "":
+        return offset
+    if offset < 0:
+        raise _fail(f"index out of range: {offset}")
+    if offset >= len(s):
+        return -1
+    return s.find(sub, offset)
+
+
+def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
+    if offset is None:
+        if sub == "":
+            return len(s)
+        if len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
+            return -1
+        offset = len(s) - 1
+    if sub == "":
+        return offset
+    if offset < 0:
+        raise _fail(f"index out of range: {offset}")
+    if offset >= len(s):
+        return -1
+    return s.rfind(sub, 0, min(offset, len(s) - len(sub)) + len(sub))
+
+
+def _substring(s: str, start: int, end: int | None = None) -> str:
+    if end is None:
+        if start < 0 or start > len(s):
+            raise _fail(f"index out of range: {start}")
+        return s[start:]
+    if start > end:
+        raise _fail(f"invalid substring range. start: {start}, end: {end}")
+    for i in (start, end):
+        if i < 0 or i > len(s):
+            raise _fail(f"index out of range: {i}")
+    return s[start:end]
+
+
+def _replace(s: str, old: str, new: str, n: int = -1) -> str:
+    return s.replace(old, new, n if n >= 0 else -1)
+
+
+def _split(s: str, sep: str, n: int = -1) -> list[str]:
+    """Go's strings.SplitN."""
+    if n == 0:
+        return []
+    if sep == "":
+        parts = list(s)
+        if 0 < n < len(parts):
+            parts = [*parts[: n - 1], "".join(parts[n - 1 :])]
+        return parts
+    return s.split(sep, n - 1 if n > 0 else -1)
+
+
+def _join(items: list[Any], sep: str = "") -> str:
+    for item in items:
+        if not isinstance(item, str):
+            raise _fail(f"join: invalid input: {item}")
+    return sep.join(items)
+
+
+def _quote(s: str) -> str:
+    from cel.stdlib import EXTENSIONS  # part of common-expression-language
+
+    return str(EXTENSIONS["strings"]["strings.quote"](s))
+
+
+_STRING_EXTENSIONS: dict[str, Callable[..., Any]] = {
+    "charAt": _char_at,
+    "indexOf": _index_of,
+    "lastIndexOf": _last_index_of,
+    "lowerAscii": lambda s: _ascii(s, False),
+    "upperAscii": lambda s: _ascii(s, True),
+    "trim": str.strip,
+    "replace": _replace,
+    "split": _split,
+    "substring": _substring,
+    "join": _join,
+    "strings.quote": _quote,
+}
+
+
+# The strings extension's overloads (cel-go ext/strings.go, version 2).
+STRING_SIGNATURES: dict[str, tuple[tuple[type, ...], ...]] = {
+    "charAt": ((str, int),),
+    "indexOf": ((str, str), (str, str, int)),
+    "lastIndexOf": ((str, str), (str, str, int)),
+    "lowerAscii": ((str,),),
+    "upperAscii": ((str,),),
+    "trim": ((str,),),
+    "replace": ((str, str, str), (str, str, str, int)),
+    "split": ((str, str), (str, str, int)),
+    "substring": ((str, int), (str, int, int)),
+    "join": ((list,), (list, str)),
+    "strings.quote": ((str,),),
+}
