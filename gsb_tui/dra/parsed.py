@@ -11,15 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from gsb_tui.dra.model import (
-    parse_claim,
-    parse_class,
-    parse_event,
-    parse_pod,
-    parse_slice,
-    parse_taint_rule,
-    parse_template,
-)
+from gsb_tui.dra import model
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
 T = TypeVar("T")
@@ -31,13 +23,13 @@ _MISS = (None, None)
 
 
 _PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
-    (Kind.SLICES, parse_slice),
-    (Kind.CLASSES, parse_class),
-    (Kind.CLAIMS, parse_claim),
-    (Kind.TEMPLATES, parse_template),
-    (Kind.PODS, parse_pod),
-    (Kind.EVENTS, parse_event),
-    (Kind.TAINT_RULES, parse_taint_rule),
+    (Kind.SLICES, model.parse_slice),
+    (Kind.CLASSES, model.parse_class),
+    (Kind.CLAIMS, model.parse_claim),
+    (Kind.TEMPLATES, model.parse_template),
+    (Kind.PODS, model.parse_pod),
+    (Kind.EVENTS, model.parse_event),
+    (Kind.TAINT_RULES, model.parse_taint_rule),
 )
 
 

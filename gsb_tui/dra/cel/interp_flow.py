@@ -58,15 +58,6 @@ class Run:
         if not self.ticks & 63 and time.monotonic() > self.deadline:
             raise Timeout()
 
-    def lookup(self, name: str) -> Any:
-        for scope in reversed(self.scopes):
-            if name in scope:
-                value = scope[name]
-                if isinstance(value, _Lazy):
-                    value = scope[name] = value.force(self)
-                return value
-        raise CelError(f"no such attribute(s): {name}")
-
 
 class _Lazy:
     """cel.bind's value, computed on first use (cel-go binds lazily)."""

@@ -1,0 +1,113 @@
+"""Where one repaint goes at scale: the real App headless over a recording, one claim changed
+at a time; prints the median of each part (figures, not pass/fail).
+
+    .venv/bin/python bench/repaint_split.py RECORDING [--changes 15] [--size 160x48]
+
+The recording is replayed as fast as it goes; then, per change, a copy of a claim with a new
+resourceVersion goes into the Store and the parts are timed: build_view, find_warnings, each
+pane's show, and show → the frame Textual writes (`_display`). A 10,000-device recording comes
+from bench/scale_hold.py --record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import gc
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from harness import NO_LAB_DIR
+
+from gsb_tui.dra.view import build_view
+from gsb_tui.dra.warnings import find_warnings
+from gsb_tui.kube.source import ReplaySource
+from gsb_tui.kube.store import Change
+from gsb_tui.snapshot import Kind
+from gsb_tui.ui.app import GsbApp
+
+PANES = (("grid", "show"), ("claims", "show"), ("slices", "show"), ("details", "show"))
+
+
+class ProbeApp(GsbApp):
+    def __init__(self, recording: Path) -> None:
+        super().__init__(ReplaySource(recording, speed=0), NO_LAB_DIR, watch_lab_dir=False)
+        self.frame = asyncio.Event()
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        super()._display(screen, renderable)
+        if renderable is not None:
+            self.frame.set()
+
+
+def _timed(parts: dict[str, list[float]], name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            parts[name].append(1000 * (time.perf_counter() - started))
+
+    return wrapper
+
+
+async def measure(recording: Path, changes: int, size: tuple[int, int]) -> dict[str, list[float]]:
+    app = ProbeApp(recording)
+    parts: dict[str, list[float]] = defaultdict(list)
+    async with app.run_test(size=size, headless=True):
+        while app.view is None or not app.view.snapshot.synced:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)
+        gc.freeze()  # as the App does after its first synced frame
+        for attr, method in PANES:
+            pane = getattr(app.dashboard, attr)
+            setattr(pane, method, _timed(parts, f"pane {attr}", getattr(pane, method)))
+        claims = list(app.store.snapshot().items(Kind.CLAIMS))
+        for i in range(changes):
+            claim = copy.deepcopy(claims[i * 7 % len(claims)])
+            claim["metadata"]["resourceVersion"] = f"probe-{i}"
+            app.store.apply(Change(Kind.CLAIMS, "MODIFIED", obj=claim))
+            started = time.perf_counter()
+            view = build_view(app.store.snapshot())
+            built = time.perf_counter()
+            warnings = find_warnings(view)
+            warned = time.perf_counter()
+            app.frame.clear()
+            app.dashboard.show(view, warnings)
+            shown = time.perf_counter()
+            try:
+                await asyncio.wait_for(app.frame.wait(), 1.0)
+            except TimeoutError:
+                continue  # nothing on screen changed
+            done = time.perf_counter()
+            for name, a, b in (
+                ("build_view", started, built),
+                ("find_warnings", built, warned),
+                ("panes", warned, shown),
+                ("show_to_frame", shown, done),
+                ("total", started, done),
+            ):
+                parts[name].append(1000 * (b - a))
+            await asyncio.sleep(0.15)
+    return parts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("recording", type=Path)
+    parser.add_argument("--changes", type=int, default=15)
+    parser.add_argument("--size", default="160x48")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.split("x"))
+    parts = asyncio.run(measure(args.recording, args.changes, (width, height)))
+    for name, values in parts.items():
+        print(f"repaint_{name.replace(' ', '_')}_ms {statistics.median(values):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
