@@ -91,12 +91,12 @@ def run(args: argparse.Namespace, lang: str) -> int:
         if args.cluster_cmd == "up":
             if args.nodes < 1 or args.devices < 1 or args.devices > 128:
                 print(text(lang, "cluster.bad-sizes"), file=sys.stderr)
-                return 2
+                return 64  # EX_USAGE (cli_io.EXIT_USAGE): the command line is wrong
             try:
                 chosen = profile_cli.settings_from(args)
             except ValueError as exc:  # profiles.ProfileError: says what is accepted
                 print(f"gsb-tui cluster up: {exc}", file=sys.stderr)
-                return 2
+                return 64  # EX_USAGE, as above
             info = cp.up(
                 Settings(
                     nodes=args.nodes, devices=args.devices, node_prefix=args.node_name, **chosen

@@ -49,7 +49,8 @@ def test_bad_up_options_stop_before_anything_starts(
         (["--partitions", "0"], "--partitions must be 1..16"),
         (["--binding-delay", "-1"], "--binding-delay must be >= 0"),
     ):
-        assert main(["--lang", "en", "cluster", "--dir", str(tmp_path), "up", *extra]) == 2
+        # a wrong command line: EX_USAGE, as every other usage error (README's exit codes)
+        assert main(["--lang", "en", "cluster", "--dir", str(tmp_path), "up", *extra]) == 64
         assert words in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
