@@ -21,14 +21,19 @@ def _char_at(s: str, i: int) -> str:
     return s[i] if i < len(s) else ""
 
 
-def _index_of(s: str, sub: str, offset: int = 0) -> int:
+def _at_offset(s: str, sub: str, offset: int) -> int | None:
+    """cel-go's offset rules shared by indexOf and lastIndexOf: an empty needle is found at the
+    offset, a negative offset is an error, one past the end finds nothing; None: search."""
     if sub == "":
         return offset
     if offset < 0:
         raise _fail(f"index out of range: {offset}")
-    if offset >= len(s):
-        return -1
-    return s.find(sub, offset)
+    return -1 if offset >= len(s) else None
+
+
+def _index_of(s: str, sub: str, offset: int = 0) -> int:
+    decided = _at_offset(s, sub, offset)
+    return s.find(sub, offset) if decided is None else decided
 
 
 def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
@@ -38,12 +43,9 @@ def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
         if len(s.encode("utf-8", "surrogatepass")) < len(sub.encode("utf-8", "surrogatepass")):
             return -1
         offset = len(s) - 1
-    if sub == "":
-        return offset
-    if offset < 0:
-        raise _fail(f"index out of range: {offset}")
-    if offset >= len(s):
-        return -1
+    decided = _at_offset(s, sub, offset)
+    if decided is not None:
+        return decided
     return s.rfind(sub, 0, min(offset, len(s) - len(sub)) + len(sub))
 
 
