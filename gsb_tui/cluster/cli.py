@@ -14,9 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gsb_tui.cluster import profile_cli, profiles
-from gsb_tui.cluster.build import BuildError
-from gsb_tui.cluster.control_plane import ClusterError, ControlPlane, Settings
-from gsb_tui.cluster.rest import RestError
 from gsb_tui.words import localize, text
 
 STATUS_COLUMN = 24  # the width of the first column of `status`, in terminal cells
@@ -85,6 +82,12 @@ def _row(label: str, value: str) -> str:
 
 
 def run(args: argparse.Namespace, lang: str) -> int:
+    # Here, not at the top: every command builds the parser from this module, and the control
+    # plane's imports (cryptography for the PKI) cost `check` and `--help` ~0.1 s.
+    from gsb_tui.cluster.build import BuildError
+    from gsb_tui.cluster.control_plane import ClusterError, ControlPlane, Settings
+    from gsb_tui.cluster.rest import RestError
+
     cp = ControlPlane(args.dir)
     log = _progress("cluster", lang)
     try:

@@ -20,8 +20,11 @@ CONFIG_RETRY_S = 5.0
 
 
 class LiveSource:
-    def __init__(self, target: Target, kinds: Iterable[Kind] = tuple(Kind)) -> None:
+    def __init__(
+        self, target: Target, kinds: Iterable[Kind] = tuple(Kind), watching: bool = True
+    ) -> None:
         self.target = target
+        self.watching = watching  # False: each kind is listed once (the one-shot commands)
         self.kinds = tuple(kinds)
         self.resolved: Resolved | None = None
         self.config_error = ""
@@ -74,6 +77,7 @@ class LiveSource:
                     namespace=self.target.namespace,
                     all_namespaces_first=kind in WIDE_KINDS,
                     poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
+                    watching=self.watching,
                 )
                 for kind in self.kinds
             }

@@ -83,7 +83,7 @@ async def fetch_snapshot(
     """List every kind once; return when each is synced, forbidden or not served."""
     kinds = tuple(kinds)
     store = Store(kinds)
-    source = LiveSource(target, kinds)
+    source = LiveSource(target, kinds, watching=False)
     if source.config_error:
         raise KubeconfigError(source.config_error)
     progress = Progress(kinds)

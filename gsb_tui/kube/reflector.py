@@ -21,8 +21,6 @@ import zlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, NoReturn
 
-import aiohttp
-
 from gsb_tui.kube import decode
 from gsb_tui.kube.config import KubeconfigError
 from gsb_tui.kube.store import Change
@@ -98,6 +96,7 @@ class Reflector:
         all_namespaces_first: bool = False,
         poll_above: int | None = None,
         poll_every: float = POLL_NODES_S,
+        watching: bool = True,
     ) -> None:
         self.api = api
         self.info = info
@@ -107,6 +106,7 @@ class Reflector:
         self.poll_above = poll_above
         self.poll_every = poll_every
         self.polling = False
+        self.watching = watching  # False: list (and re-list on failure), never watch
         # Claims are wanted across namespaces (devices held elsewhere are not free);
         # fall back to the lab namespace when RBAC forbids the wider list.
         self.all_namespaces = all_namespaces_first
@@ -292,9 +292,13 @@ class Reflector:
             try:
                 rv = await self.list()
                 attempts = 0
+                if not self.watching:  # a one-shot read: the list is all that is wanted
+                    await asyncio.Event().wait()
                 while not self.polling:
                     rv = await self.watch(rv)
                 await asyncio.sleep(self.poll_every)
+            except asyncio.CancelledError:
+                raise  # before the clauses below, whose error types are imported on demand
             except Gone:
                 self.relists += 1
                 continue
@@ -335,7 +339,7 @@ class Reflector:
                 attempts += 1
                 self._state("error", exc.text, attempts)
                 await asyncio.sleep(max(5.0, backoff(attempts)))
-            except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as exc:
+            except _network_errors() as exc:
                 attempts += 1
                 self._state("reconnecting", describe(exc), attempts)
                 await asyncio.sleep(backoff(attempts))
@@ -354,8 +358,18 @@ def _os_reason(error: OSError | None) -> str:
     return plain(str(error.strerror or error))
 
 
+def _network_errors() -> tuple[type[BaseException], ...]:
+    """What a request raises when the network or the server fails. aiohttp is imported here,
+    not at the top: lists are read without it, and `check` never needs it."""
+    import aiohttp
+
+    return (aiohttp.ClientError, TimeoutError, OSError, ValueError)
+
+
 def describe(exc: BaseException) -> Text:
     """A network failure in one plain sentence (no object reprs, no nested exception lists)."""
+    import aiohttp
+
     if isinstance(exc, aiohttp.ClientConnectorCertificateError):
         cert_error = exc.certificate_error
         reason = getattr(cert_error, "verify_message", None) or _ssl_words(cert_error)

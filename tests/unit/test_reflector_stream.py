@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import json
 import random
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -122,11 +124,18 @@ class _Api:
         return resp
 
 
-async def _reflect(items: int, seconds: float) -> tuple[_Api, list[Any]]:
+async def _reflect(items: int, seconds: float, watching: bool = True) -> tuple[_Api, list[Any]]:
     nodes = [{"metadata": {"name": f"n{i}"}} for i in range(items)]
     api, changes = _Api(nodes), []
     info = KINDS[Kind.NODES]
-    ref = Reflector(api, info, changes.append, poll_above=2, poll_every=0.05)  # type: ignore[arg-type]
+    ref = Reflector(
+        api,  # type: ignore[arg-type]
+        info,
+        changes.append,
+        poll_above=2,
+        poll_every=0.05,
+        watching=watching,
+    )
     task = asyncio.create_task(ref.run())
     await asyncio.sleep(seconds)
     task.cancel()
@@ -148,3 +157,18 @@ def test_few_nodes_are_watched() -> None:
     api, changes = asyncio.run(_reflect(items=2, seconds=0.3))
     assert (api.lists, api.watches) == (1, 1)
     assert [c.state.every for c in changes if c.type == "STATE"] == [0.0]  # type: ignore[union-attr]
+
+
+def test_a_one_shot_read_lists_and_never_watches() -> None:
+    api, changes = asyncio.run(_reflect(items=2, seconds=0.3, watching=False))
+    assert (api.lists, api.watches) == (1, 0)
+    assert [c.type for c in changes] == ["SYNCED", "STATE"]
+
+
+def test_the_one_shot_commands_do_not_import_aiohttp() -> None:
+    # ~0.3 s of `gsb-tui check`: lists are read by http.client; aiohttp comes with a watch.
+    probe = "import sys, gsb_tui.check_cli, gsb_tui.match_cli; print('aiohttp' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.strip() == "False"
