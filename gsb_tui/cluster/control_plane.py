@@ -1,4 +1,3 @@
-# Over 400 lines: the cluster's whole recipe in one place (process handling is in process.py).
 """Start and stop a real Kubernetes control plane on loopback for the DRA lab.
 
 etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok run as separate
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gsb_tui.cluster import profiles, seed, seed_profiles
+from gsb_tui.cluster import flags, profiles, seed, seed_profiles
 from gsb_tui.cluster.build import Binaries, ensure_binaries
 from gsb_tui.cluster.pki import Pki, admin_kubeconfig, read_token, write_pki
 from gsb_tui.cluster.process import (
@@ -42,12 +41,6 @@ from gsb_tui.words import t
 Log = Callable[[str], None]  # given catalog Texts (cluster.*): the caller picks the language
 # Stop order; start order is the reverse.
 COMPONENTS = ("kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd")
-CONTROLLERS = (
-    "resourceclaim-controller",
-    "serviceaccount-controller",
-    "garbage-collector-controller",
-    "namespace-controller",
-)
 # Started by some profiles only (profiles.Profile.components); stopped before the rest.
 OPTIONAL = ("binding-driver",)
 SEED_THREADS = 8  # nodes and slices are created in parallel: 1,250 nodes one by one take minutes
@@ -146,7 +139,7 @@ class ControlPlane:
 
     def _write_pki(self) -> Pki:
         pki = write_pki(self.pki)
-        (self.pki / "audit-policy.yaml").write_text(AUDIT_POLICY)
+        (self.pki / "audit-policy.yaml").write_text(flags.AUDIT_POLICY)
         return pki
 
     def _write_kubeconfig(self, server: str, pki: Pki, ca: bytes) -> None:
@@ -203,7 +196,7 @@ class ControlPlane:
             "profiles": list(settings.profiles),
             "feature_gates": profiles.feature_gates(settings.profiles),
             "runtime_config": profiles.runtime_config(settings.profiles),
-            "controllers": [*CONTROLLERS, *profiles.controllers(settings.profiles)],
+            "controllers": flags.controllers(settings.profiles),
             "audit_log": str(self.log_dir / "audit.log") if settings.audit else "",
             "timings_s": timings.phases,
             "started_at": time.time(),
@@ -226,50 +219,17 @@ class ControlPlane:
         etcd_url = f"http://127.0.0.1:{ports['etcd']}"
         peer_url = f"http://127.0.0.1:{ports['etcd_peer']}"
         log(t("cluster.starting", component="etcd", url=etcd_url))
-        procs["etcd"] = self._spawn(
-            "etcd",
-            [
-                str(bins.etcd),
-                "--name=default",
-                f"--data-dir={self.dir / 'etcd'}",
-                f"--listen-client-urls={etcd_url}",
-                f"--advertise-client-urls={etcd_url}",
-                f"--listen-peer-urls={peer_url}",
-                f"--initial-advertise-peer-urls={peer_url}",
-                f"--initial-cluster=default={peer_url}",
-                "--unsafe-no-fsync",  # practice data only: speed over durability
-                "--log-level=warn",
-            ],
-        )
+        procs["etcd"] = self._spawn("etcd", flags.etcd(bins, self.dir / "etcd", etcd_url, peer_url))
         etcd_rest = Rest(etcd_url, "", None)
         self._wait("etcd /health", lambda: etcd_rest.healthy("/health"), procs, 30)
         timings.add("etcd", t0)
 
         server = f"https://127.0.0.1:{ports['apiserver']}"
         log(t("cluster.starting", component="kube-apiserver", url=server))
-        args = [
-            str(bins.apiserver),
-            f"--etcd-servers={etcd_url}",
-            "--bind-address=127.0.0.1",
-            f"--secure-port={ports['apiserver']}",
-            f"--cert-dir={self.pki}",
-            "--service-account-issuer=https://kubernetes.default.svc",
-            f"--service-account-key-file={self.pki / 'sa.key'}",
-            f"--service-account-signing-key-file={self.pki / 'sa.key'}",
-            f"--token-auth-file={self.pki / 'tokens.csv'}",
-            f"--client-ca-file={pki.client_ca}",
-            "--authorization-mode=RBAC",
-            "--service-cluster-ip-range=10.96.0.0/16",
-            # Nobody runs the node lifecycle controller, which would lift the not-ready taint.
-            "--disable-admission-plugins=TaintNodesByCondition",
-            *profiles.apiserver_flags(settings.profiles),
-        ]
-        if settings.audit:
-            args += [
-                f"--audit-policy-file={self.pki / 'audit-policy.yaml'}",
-                f"--audit-log-path={self.log_dir / 'audit.log'}",
-                "--audit-log-format=json",
-            ]
+        audit_log = self.log_dir / "audit.log" if settings.audit else None
+        args = flags.apiserver(
+            bins, etcd_url, ports["apiserver"], self.pki, pki, settings.profiles, audit_log
+        )
         procs["kube-apiserver"] = self._spawn("kube-apiserver", args)
         crt = self.pki / "apiserver.crt"
         self._wait("the API server's certificate", crt.is_file, procs, 60)
@@ -279,49 +239,15 @@ class ControlPlane:
         self._write_kubeconfig(server, pki, crt.read_bytes())
         timings.add("apiserver_ready", t0)
 
-        kc = f"--kubeconfig={self.kubeconfig}"
-        controllers = [*CONTROLLERS, *profiles.controllers(settings.profiles)]
         log(t("cluster.starting-rest"))
+        names, kubeconfig = settings.profiles, self.kubeconfig
         procs["kube-controller-manager"] = self._spawn(
-            "kube-controller-manager",
-            [
-                str(bins.controller_manager),
-                kc,
-                "--leader-elect=false",
-                "--secure-port=0",
-                f"--controllers={','.join(controllers)}",
-                *profiles.gate_flags(settings.profiles),
-            ],
+            "kube-controller-manager", flags.controller_manager(bins, kubeconfig, names)
         )
         procs["kube-scheduler"] = self._spawn(
-            "kube-scheduler",
-            [
-                str(bins.scheduler),
-                kc,
-                "--leader-elect=false",
-                "--secure-port=0",
-                *profiles.gate_flags(settings.profiles),
-                *(
-                    [
-                        f"--kube-api-qps={settings.scheduler_qps:g}",
-                        f"--kube-api-burst={int(2 * settings.scheduler_qps)}",
-                    ]
-                    if settings.scheduler_qps
-                    else []
-                ),
-            ],
+            "kube-scheduler", flags.scheduler(bins, kubeconfig, names, settings.scheduler_qps)
         )
-        key, value = seed.KWOK_ANNOTATION
-        kwok_args = [
-            str(bins.kwok),
-            kc,
-            "--manage-all-nodes=false",
-            f"--manage-nodes-with-annotation-selector={key}={value}",
-            f"--server-address=127.0.0.1:{ports['kwok']}",
-        ]
-        for stage in bins.kwok_stages:
-            kwok_args += ["--config", str(stage)]
-        procs["kwok"] = self._spawn("kwok", kwok_args)
+        procs["kwok"] = self._spawn("kwok", flags.kwok(bins, kubeconfig, ports["kwok"]))
 
         log(
             t(
@@ -335,8 +261,8 @@ class ControlPlane:
         if settings.profiles != profiles.DEFAULT:
             extra = [*profiles.apiserver_flags(settings.profiles)]
             extra += [f"+{c}" for c in profiles.controllers(settings.profiles)]
-            flags = " ".join(extra) or "-"
-            log(t("cluster.profiles", profiles=",".join(settings.profiles), flags=flags))
+            shown = " ".join(extra) or "-"
+            log(t("cluster.profiles", profiles=",".join(settings.profiles), flags=shown))
         self._seed(rest, settings, procs)
         if "binding-driver" in profiles.components(settings.profiles):
             log(t("cluster.binding-driver", log=self._log("binding-driver")))
@@ -475,15 +401,3 @@ class ControlPlane:
         cluster = config["clusters"][0]["cluster"]
         ca = self.pki / "apiserver.crt"
         return Rest(cluster["server"], read_token(self.pki), ca)
-
-
-# Writes only, with who and what: enough to prove the dashboard never writes.
-AUDIT_POLICY = """\
-apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived"]
-rules:
-- level: Metadata
-  verbs: ["create", "update", "patch", "delete", "deletecollection"]
-- level: None
-"""

@@ -26,7 +26,7 @@ class Profile:
     seeds: str  # what `up` creates for it (docs/CLUSTER.md says more)
     gates: tuple[str, ...] = ()
     runtime_config: tuple[str, ...] = ()
-    controllers: tuple[str, ...] = ()  # beyond control_plane.CONTROLLERS
+    controllers: tuple[str, ...] = ()  # beyond flags.CONTROLLERS
     implies: tuple[str, ...] = ()  # profiles it needs (their seeds come too)
     components: tuple[str, ...] = ()  # extra processes `up` starts and `down` stops
 
