@@ -153,17 +153,14 @@ class Reflector:
 
     async def _page(self, query: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """One list page and its content type: read in a thread where the transport can
-        (Transport.fetch); otherwise, or when that fails to connect, through aiohttp, whose
+        (Transport.fetch); otherwise (None), or when that fails to connect, through get, whose
         failures gsb-tui words (kube.reflector.describe)."""
-        fetch = getattr(self.api, "fetch", None)
-        got = None
-        if fetch is not None:
-            try:
-                got = await fetch(self.path, query, CONNECT_TIMEOUT, 60, MAX_PAGE_BYTES)
-            except TimeoutError:
-                raise  # the same words either way; no second wait
-            except (OSError, http.client.HTTPException, zlib.error, ValueError):
-                got = None  # aiohttp below meets the same trouble and says it in its words
+        try:
+            got = await self.api.fetch(self.path, query, CONNECT_TIMEOUT, 60, MAX_PAGE_BYTES)
+        except TimeoutError:
+            raise  # the same words either way; no second wait
+        except (OSError, http.client.HTTPException, zlib.error, ValueError):
+            got = None  # aiohttp below meets the same trouble and says it in its words
         if got is None:
             resp = await self._get(query, 60)
             try:

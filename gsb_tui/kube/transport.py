@@ -47,6 +47,12 @@ class Transport(Protocol):
         self, path: str, query: Mapping[str, Any], connect: float, read: float
     ) -> aiohttp.ClientResponse: ...
 
+    async def fetch(
+        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
+    ) -> Fetched | None:
+        """A whole list page read off the event loop; None: this transport reads with get."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -343,6 +349,11 @@ class ClientTransport:
 
     def __init__(self, api: Any) -> None:
         self.api = api
+
+    async def fetch(
+        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
+    ) -> Fetched | None:
+        return None  # the ApiClient carries the credentials: pages are read with get
 
     async def get(
         self, path: str, query: Mapping[str, Any], connect: float, read: float
