@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gsb_tui.dra.view import build_view, clear_parse_cache
+from gsb_tui.dra.derive import clear_parse_cache
+from gsb_tui.dra.view import build_view
 from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind, KindState, Obj, ObjKey, Snapshot, obj_key

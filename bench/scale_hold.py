@@ -41,7 +41,7 @@ def main() -> None:
             cmd = [str(GSB_TUI), "record", f"--kubeconfig={cp.kubeconfig}", args.record]
             recorder = subprocess.Popen(cmd)
             time.sleep(20)
-            recorder.send_signal(signal.SIGINT)
+            recorder.send_signal(signal.SIGTERM)  # SIGINT is ignored in a background job
             recorder.wait(30)
         beats = bench_scale.NodeHeartbeats(cp, HEARTBEAT_S) if args.heartbeats else None
         with beats if beats is not None else contextlib.nullcontext():

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import signal
 import stat
 import sys
 import time
@@ -121,6 +122,11 @@ class Session:
 
 
 async def _record(session: Session) -> None:
+    # SIGTERM (`timeout 60 gsb-tui record F`, a supervisor stopping it) ends the recording as
+    # Ctrl-C does: what was recorded is kept, exit 0. A shell's background job starts with
+    # SIGINT ignored, so SIGTERM is how scripts stop it.
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, session.stop.set)
     task = asyncio.create_task(session.source.run(session.emit))
     task.add_done_callback(lambda _task: session.stop.set())
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gsb_tui.dra.derive import kept
 from gsb_tui.dra.model import Claim, DeviceId
 
 if TYPE_CHECKING:
@@ -48,20 +49,40 @@ def compute_ledger(
     A result naming a device no current slice publishes is not counted (it would make free
     negative); DraView.orphan_results and the warnings report it instead.
     """
-    published = {d.id for d in view.devices if driver is None or d.id.driver == driver}
-    allocated = frozenset(
-        device_id
-        for device_id, occ in view.occupancy.items()
-        if device_id in published and occ.status != "free"
+
+    # Each part kept while what it reads is the very same objects as last time (derive.kept):
+    # at 10,000 devices a claim coming or going changes none of the device counts.
+    def devices() -> tuple[int, frozenset[DeviceId], frozenset[DeviceId], frozenset[DeviceId]]:
+        published = {d.id for d in view.devices if driver is None or d.id.driver == driver}
+        allocated = frozenset(
+            device_id
+            for device_id, occ in view.occupancy.items()
+            if device_id in published and occ.status != "free"
+        )
+        allocatable = view.allocatable() & published
+        return (
+            len(published),
+            allocated,
+            allocatable,
+            frozenset(published - allocated - allocatable),
+        )
+
+    def pending() -> tuple[tuple[str, str], ...]:
+        return tuple(
+            sorted(
+                pod.key
+                for pod in view.pods.values()
+                if pod.pending
+                and not pod.deleting
+                and (namespace is None or pod.namespace == namespace)
+            )
+        )
+
+    total, allocated, allocatable, unavailable = kept(
+        f"ledger-devices {driver}", (view.devices, view.occupancy, view.availability), devices
     )
-    allocatable = view.allocatable() & published
-    unavailable = frozenset(published - allocated - allocatable)
-    keys = sorted(
-        pod.key
-        for pod in view.pods.values()
-        if pod.pending and not pod.deleting and (namespace is None or pod.namespace == namespace)
-    )
-    pending = [name if namespace is not None else f"{ns}/{name}" for ns, name in keys]
+    keys = kept(f"ledger-pending {namespace}", (view.pods,), pending)
+    pending_pods = [name if namespace is not None else f"{ns}/{name}" for ns, name in keys]
     waiting = tuple(
         (c, sum(r.count for r in c.requests))
         for c in view.claims.values()
@@ -71,11 +92,11 @@ def compute_ledger(
         and view.pods_of_claim(c)
     )
     return Ledger(
-        total=len(published),
+        total=total,
         allocated=allocated,
-        pending_pods=tuple(pending),
+        pending_pods=tuple(pending_pods),
         waiting_claims=waiting,
-        pending_keys=tuple(keys),
+        pending_keys=keys,
         allocatable=allocatable,
         unavailable=unavailable,
     )

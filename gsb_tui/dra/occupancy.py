@@ -116,21 +116,23 @@ def patch_occupancy(
     previous: Mapping[DeviceId, Occupancy],
     old_claims: Mapping[tuple[str, str], Claim],
     claims: Mapping[tuple[str, str], Claim],
-) -> dict[DeviceId, Occupancy] | None:
+) -> Mapping[DeviceId, Occupancy] | None:
     """compute_occupancy's answer for `claims` over the devices `previous` was computed for
-    (from `old_claims`), made by redoing only the devices the changed claims name; None when
-    too many claims changed (compute it whole). Claims are compared by identity: parsed views
-    are reused while their raw object is (dra/view.py)."""
+    (from `old_claims`), made by redoing only the devices the changed claims name; `previous`
+    itself when they name none; None when too many claims changed (compute it whole). Claims
+    are compared by identity: parsed views are reused while their raw object is (dra/parsed.py)."""
     changed = {k for k, c in claims.items() if old_claims.get(k) is not c}
     changed.update(k for k in old_claims if k not in claims)
     if len(changed) > PATCH_LIMIT:
         return None
-    out = dict(previous)
     touched: set[DeviceId] = set()
     for key in changed:
         for claim in (old_claims.get(key), claims.get(key)):
             if claim is not None:
                 touched.update(r.id for r in claim.results)
+    if not touched:
+        return previous
+    out = dict(previous)
     for device_id in touched:
         old = previous.get(device_id)
         if old is None:  # a result naming a device no slice publishes

@@ -9,6 +9,7 @@ while the other lists are still coming in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from gsb_tui.dra import model
@@ -16,10 +17,11 @@ from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
 T = TypeVar("T")
 
-# The last parse per kind and object. Holding the raw dict keeps it
-# alive, so an id can never be reused by another object while it is cached.
-_MEMO: dict[Kind, tuple[dict[ObjKey, tuple[Obj, Any]], list[Any]]] = {}
-_MISS = (None, None)
+# The last parse per kind: the snapshot's mapping it was made from (the Store hands out the
+# very same mapping while a kind is unchanged), each object's raw dict and parse, and the
+# parses in key order. Holding the raw dict keeps it alive, so an id can never be reused by
+# another object while it is cached.
+_MEMO: dict[Kind, tuple[object, dict[ObjKey, tuple[Obj, Any]], tuple[Any, ...]]] = {}
 
 
 _PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
@@ -37,12 +39,18 @@ def clear() -> None:
     _MEMO.clear()
 
 
-def parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
-    """The kind's objects parsed, in (namespace, name) order (a new list each time)."""
+def parse_kind(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> tuple[T, ...]:
+    """The kind's objects parsed, in (namespace, name) order: the very same tuple while not one
+    object of the kind changed, so what is derived from it can be kept by identity."""
     objs = snapshot.objects.get(kind, {})
-    old, parsed_before = _MEMO.get(kind, ({}, []))
-    if len(old) == len(objs) and all(old.get(k, _MISS)[0] is raw for k, raw in objs.items()):
-        return list(parsed_before)  # not one object of the kind changed: the last list
+    source, old, parsed_before = _MEMO.get(kind, (None, {}, ()))
+    if objs is source and isinstance(objs, MappingProxyType):  # the Store's: nobody changes it
+        return parsed_before
+    if len(old) == len(objs) and all(
+        (hit := old.get(k)) is not None and hit[0] is raw for k, raw in objs.items()
+    ):
+        _MEMO[kind] = (objs, old, parsed_before)
+        return parsed_before
     new: dict[ObjKey, tuple[Obj, Any]] = {}
     out: list[T] = []
     for key in sorted(objs):
@@ -51,8 +59,14 @@ def parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list
         parsed: T = hit[1] if hit is not None and hit[0] is raw else parse(raw)
         new[key] = (raw, parsed)
         out.append(parsed)
-    _MEMO[kind] = (new, out)  # one assignment: a concurrent build sees the old or the new
-    return list(out)
+    result = tuple(out)
+    _MEMO[kind] = (objs, new, result)  # one assignment: a concurrent build sees old or new
+    return result
+
+
+def parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
+    """The kind's objects parsed, in (namespace, name) order (a new list each time)."""
+    return list(parse_kind(snapshot, kind, parse))
 
 
 def parse_ahead(snapshot: Snapshot) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from gsb_tui.dra import parsed
+from gsb_tui.dra import derive, parsed, pod_claims
 from gsb_tui.dra.availability import (
     Availability,
     BlockerGroup,
@@ -34,7 +33,6 @@ from gsb_tui.dra.model import (
     Slice,
     TaintRule,
     Template,
-    meta,
     parse_claim,
     parse_class,
     parse_event,
@@ -43,46 +41,16 @@ from gsb_tui.dra.model import (
     parse_taint_rule,
     parse_template,
 )
-from gsb_tui.dra.model.features import DeviceTaint
-from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
+from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
-_EPOCH = datetime.min.replace(tzinfo=UTC)
 _PLAIN = Request("", "", (), "ExactCount", 1, False)  # no tolerations, no capacity asked
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
 T = TypeVar("T")
 
 
-def _time(stamp: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(stamp)
-    except ValueError:
-        return _EPOCH
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
-def _owner_uid(claim: Claim) -> str:
-    for ref in meta(claim.raw).get("ownerReferences") or ():
-        if isinstance(ref, Mapping) and ref.get("kind") == "Pod" and ref.get("controller"):
-            return str(ref.get("uid") or "")
-    return ""
-
-
 def _frozen(d: dict[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(d)
-
-
-def split_generations(slices: Iterable[Slice]) -> tuple[tuple[Slice, ...], tuple[Slice, ...]]:
-    """(current, stale): only slices of the highest pool.generation per (driver, pool) count."""
-    all_slices = list(slices)
-    newest: dict[tuple[str, str], int] = {}
-    for s in all_slices:
-        pool = (s.driver, s.pool)
-        newest[pool] = max(newest.get(pool, s.generation), s.generation)
-    order = sorted(all_slices, key=lambda s: (s.node, s.pool, s.name))
-    current = tuple(s for s in order if s.generation == newest[(s.driver, s.pool)])
-    stale = tuple(s for s in order if s.generation != newest[(s.driver, s.pool)])
-    return current, stale
 
 
 @dataclass(frozen=True)
@@ -192,7 +160,7 @@ class DraView:
 
     def claims_of_pod(self, pod: Pod) -> tuple[Claim, ...]:
         """The claims a pod's resourceClaims entries resolve to, in entry order."""
-        return _resolve_claims(pod, self.claims, self._claims_by_owner)
+        return pod_claims.resolve_claims(pod, self.claims, self._claims_by_owner)
 
     def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]:
         """Pods whose resourceClaims resolve to the claim, plus reservedFor pods that exist."""
@@ -278,118 +246,61 @@ class DraView:
         return _frozen({str(k): str(v) for k, v in alloc.items()})
 
 
-def _resolve_claims(
-    pod: Pod,
-    claims: Mapping[ObjKey, Claim],
-    by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]],
-) -> tuple[Claim, ...]:
-    # status.resourceClaimStatuses names a template's generated claim; until the controller
-    # has written it, fall back to the claim it made for this pod: controlled by the pod and
-    # annotated with the entry's name (resource.kubernetes.io/pod-claim-name).
-    out: dict[ObjKey, Claim] = {}
-    for entry in pod.claims:
-        name = entry.resolved_claim
-        if name:
-            claim = claims.get((pod.namespace, name))
-            if claim is not None:
-                out.setdefault(claim.key, claim)
-        elif entry.template_name:
-            for claim in by_owner.get((pod.namespace, pod.name, entry.name), ()):
-                uid = _owner_uid(claim)
-                if not uid or not pod.uid or uid == pod.uid:
-                    out.setdefault(claim.key, claim)
-    return tuple(out.values())
-
-
-# The last build's devices, claims and occupancy: the next build patches it for the claims
-# that changed (patch_occupancy), or lends it its unchanged entries (compute_occupancy).
-_OCCUPANCY: list[tuple[tuple[Device, ...], Mapping[ObjKey, Claim], dict[DeviceId, Occupancy]]] = []
-
-
-_EVENTS: list[tuple[list[Event], list[Event]]] = []  # the last events, and in time order
-
-
-def _by_time(events: list[Event]) -> list[Event]:
-    """Events oldest first; the last order again while they are the very same objects (at
-    5,000 events the timestamps' parsing was a tenth of a build)."""
-    last = _EVENTS[0] if _EVENTS else None
-    if last is not None and last[0] == events:  # identity first, element by element
-        return list(last[1])
-    ordered = sorted(events, key=lambda e: _time(e.last_seen))
-    _EVENTS[:] = [(events, ordered)]
-    return list(ordered)
-
-
-def clear_parse_cache() -> None:
-    """Forget the reused parses (benchmarks measure a cold build with it)."""
-    parsed.clear()
-    _OCCUPANCY.clear()
-    _EVENTS.clear()
-
-
 def build_view(snapshot: Snapshot) -> DraView:
-    slices, stale = split_generations(parsed.parse_all(snapshot, Kind.SLICES, parse_slice))
-    devices = tuple(d for s in slices for d in s.devices)
-    classes = {c.name: c for c in parsed.parse_all(snapshot, Kind.CLASSES, parse_class)}
-    claims = {c.key: c for c in parsed.parse_all(snapshot, Kind.CLAIMS, parse_claim)}
-    templates = {
-        (t.namespace, t.name): t for t in parsed.parse_all(snapshot, Kind.TEMPLATES, parse_template)
-    }
-    pods = {p.key: p for p in parsed.parse_all(snapshot, Kind.PODS, parse_pod)}
-    events = _by_time(parsed.parse_all(snapshot, Kind.EVENTS, parse_event))
-    last = _OCCUPANCY[0] if _OCCUPANCY else None
-    occupancy = None
-    if last is not None and last[0] == devices:  # the same device objects: identity checks
-        occupancy = patch_occupancy(last[2], last[1], claims)
-    if occupancy is None:
-        occupancy = compute_occupancy(devices, claims.values(), last[2] if last else None)
-    _OCCUPANCY[:] = [(devices, claims, occupancy)]  # one assignment, as _MEMO
-    rules = tuple(parsed.parse_all(snapshot, Kind.TAINT_RULES, parse_taint_rule))
-    rule_taints: dict[DeviceId, tuple[DeviceTaint, ...]] = {}
-    for rule in rules:
-        for device in devices:
-            if rule.selects(device.id):
-                rule_taints[device.id] = (*rule_taints.get(device.id, ()), rule.taint)
-    availability, counters = compute_availability(slices, devices, occupancy, rule_taints)
-    orphans = tuple(
-        (claim, result.id)
-        for claim in claims.values()
-        for result in claim.results
-        if result.id not in occupancy
+    with derive.BUILD:
+        return _build(snapshot)
+
+
+def _build(snapshot: Snapshot) -> DraView:
+    kept, keyed = derive.kept, derive.keyed
+    slice_list = parsed.parse_kind(snapshot, Kind.SLICES, parse_slice)
+    slices, stale, devices = kept("slices", (slice_list,), lambda: derive.devices_of(slice_list))
+    class_list = parsed.parse_kind(snapshot, Kind.CLASSES, parse_class)
+    classes = kept("classes", (class_list,), lambda: keyed(class_list, lambda c: c.name))
+    claim_list = parsed.parse_kind(snapshot, Kind.CLAIMS, parse_claim)
+    claims = kept("claims", (claim_list,), lambda: keyed(claim_list, lambda c: c.key))
+    template_list = parsed.parse_kind(snapshot, Kind.TEMPLATES, parse_template)
+    templates = kept(
+        "templates", (template_list,), lambda: keyed(template_list, lambda t: (t.namespace, t.name))
     )
+    pod_list = parsed.parse_kind(snapshot, Kind.PODS, parse_pod)
+    pods = kept("pods", (pod_list,), lambda: keyed(pod_list, lambda p: p.key))
+    event_list = parsed.parse_kind(snapshot, Kind.EVENTS, parse_event)
+    occupancy = derive.occupancy(devices, claims)
+    rules = parsed.parse_kind(snapshot, Kind.TAINT_RULES, parse_taint_rule)
+    rule_taints = kept("rule-taints", (rules, devices), lambda: derive.rule_taints(rules, devices))
 
-    by_owner: dict[tuple[str, str, str], list[Claim]] = {}
-    for claim in claims.values():
-        if claim.owner_pod:
-            owner = (claim.namespace, claim.owner_pod, claim.pod_claim_name)
-            by_owner.setdefault(owner, []).append(claim)
-    by_event_object: dict[tuple[str, str, str], list[Event]] = {}
-    for event in events:
-        target = (event.object_kind, event.object_namespace, event.object_name)
-        by_event_object.setdefault(target, []).append(event)
+    def features() -> tuple[Mapping[DeviceId, Availability], Mapping[Any, CounterLedger]]:
+        found, counters = compute_availability(slices, devices, occupancy, rule_taints)
+        return derive.frozen(found), derive.frozen(counters)
 
-    owner_index = {k: tuple(v) for k, v in by_owner.items()}
-    by_claim: dict[ObjKey, list[Pod]] = {}
-    for pod in pods.values():
-        for claim in _resolve_claims(pod, claims, owner_index):
-            by_claim.setdefault(claim.key, []).append(pod)
+    availability, counters = kept(
+        "availability", (slices, devices, occupancy, rule_taints), features
+    )
+    orphans = kept(
+        "orphans", (claim_list, occupancy), lambda: derive.orphans(claim_list, occupancy)
+    )
+    owner_index = kept("owners", (claims,), lambda: derive.owners(claims))
+    by_claim = pod_claims.pods_by_claim(pods, claims, owner_index)
+    by_object = kept("event-objects", (event_list,), lambda: derive.by_object(event_list))
+    events = kept("events", (event_list,), lambda: tuple(derive.by_time(event_list)))
 
     return DraView(
         snapshot=snapshot,
         slices=slices,
         stale_slices=stale,
         devices=devices,
-        classes=_frozen(classes),
-        claims=_frozen(claims),
-        templates=_frozen(templates),
-        pods=_frozen(pods),
-        events=tuple(events),
-        occupancy=_frozen(occupancy),
+        classes=classes,
+        claims=claims,
+        templates=templates,
+        pods=pods,
+        events=events,
+        occupancy=occupancy,
         orphan_results=orphans,
-        availability=_frozen(availability),
-        counters=_frozen(counters),
+        availability=availability,
+        counters=counters,
         taint_rules=rules,
-        _claims_by_owner=_frozen(owner_index),
-        _pods_by_claim=_frozen({k: tuple(v) for k, v in by_claim.items()}),
-        _events_by_object=_frozen({k: tuple(v) for k, v in by_event_object.items()}),
+        _claims_by_owner=owner_index,
+        _pods_by_claim=by_claim,
+        _events_by_object=by_object,
     )

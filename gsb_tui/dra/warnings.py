@@ -101,14 +101,15 @@ def _leaks(view: DraView) -> list[DraWarning]:
 def _ghosts(view: DraView) -> list[DraWarning]:
     out = []
     knows = _knowing(view.snapshot)
+    pods = view.pods
     for c in view.claims.values():
-        if not knows(Kind.PODS, c.namespace):
-            continue
         for consumer in c.reserved_for:
             if consumer.resource != "pods":
                 continue
-            pod = view.pods.get((c.namespace, consumer.name))
-            if pod is None or (consumer.uid and pod.uid and consumer.uid != pod.uid):
+            pod = pods.get((c.namespace, consumer.name))
+            if pod is not None and (not consumer.uid or not pod.uid or consumer.uid == pod.uid):
+                continue  # the common case first: the pod is there
+            if knows(Kind.PODS, c.namespace):
                 out.append(
                     DraWarning(
                         "ghost-consumer",
@@ -124,11 +125,17 @@ def _ghosts(view: DraView) -> list[DraWarning]:
 def _missing_refs(view: DraView) -> list[DraWarning]:
     out = []
     knows = _knowing(view.snapshot)
+    claims, templates = view.claims, view.templates
     for pod in view.pods.values():
         for entry in pod.claims:
+            # The common case first, cheaply: what the entry names is there.
+            if (not entry.claim_name or (pod.namespace, entry.claim_name) in claims) and (
+                not entry.template_name or (pod.namespace, entry.template_name) in templates
+            ):
+                continue
             for name, kind, known, code in (
-                (entry.claim_name, Kind.CLAIMS, view.claims, "missing-claim"),
-                (entry.template_name, Kind.TEMPLATES, view.templates, "missing-template"),
+                (entry.claim_name, Kind.CLAIMS, claims, "missing-claim"),
+                (entry.template_name, Kind.TEMPLATES, templates, "missing-template"),
             ):
                 if name and knows(kind, pod.namespace) and (pod.namespace, name) not in known:
                     out.append(

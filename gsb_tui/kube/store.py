@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal
 
 from gsb_tui.snapshot import Kind, KindState, Obj, ObjKey, Snapshot, obj_key
@@ -67,6 +68,10 @@ class Store:
         self._states: dict[Kind, KindState] = {k: KindState() for k in self._objects}
         self._revision = 0
         self._last_event_at: float | None = None
+        # Each kind's copy for snapshots, kept until the kind changes: an unchanged kind is the
+        # very same read-only mapping in the next snapshot, so dra/ can tell "unchanged" by
+        # identity (a mapping nobody can change).
+        self._copies: dict[Kind, Mapping[ObjKey, Obj]] = {}
 
     @property
     def revision(self) -> int:
@@ -98,13 +103,18 @@ class Store:
             return False
         self._revision += 1
         if change.type != "STATE":
+            self._copies.pop(kind, None)
             self._last_event_at = time.monotonic()
         return True
 
     def snapshot(self) -> Snapshot:
         # Shallow copies: objects themselves are never mutated in place, so sharing is safe.
+        copies = self._copies
+        for kind, objs in self._objects.items():
+            if kind not in copies:
+                copies[kind] = MappingProxyType(dict(objs))
         return Snapshot(
-            objects={k: dict(v) for k, v in self._objects.items()},
+            objects={kind: copies[kind] for kind in self._objects},
             states=dict(self._states),
             revision=self._revision,
             last_event_at=self._last_event_at,

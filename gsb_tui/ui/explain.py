@@ -201,7 +201,40 @@ class Group:
     error: str = ""  # the runtime error they share (label "error")
 
 
+# The last groups per request preview: the details pane draws them again on every repaint
+# while the preview is kept (dra/ reuses what did not change), and at 10,000 devices grouping
+# them was most of the pane's repaint. (inputs, groups); inputs compared by identity.
+_GROUPS: dict[int, tuple[tuple[object, ...], tuple[object, ...], list[Group]]] = {}
+GROUPS_KEPT = 16
+
+
 def outcome_groups(
+    view: DraView,
+    preview: RequestPreview,
+    held: Collection[DeviceId] = (),
+    lang: str = "en",
+    blockers: Mapping[DeviceId, Reason] | None = None,
+) -> list[Group]:
+    """Devices grouped by what the request makes of them: free match, match held by this claim,
+    match in use elsewhere, rejected by the class, rejected by the request's selectors, error
+    (one group per error text)."""
+    same = (view.devices, preview, blockers)  # compared by identity
+    equal = (tuple(held), lang)  # compared by value
+    found = _GROUPS.get(id(preview))
+    if (
+        found is not None
+        and found[1] == equal
+        and all(a is b for a, b in zip(found[0], same, strict=True))
+    ):
+        return found[2]
+    groups = _outcome_groups(view, preview, held, lang, blockers)
+    if len(_GROUPS) >= GROUPS_KEPT:
+        _GROUPS.clear()
+    _GROUPS[id(preview)] = (same, equal, groups)  # holds the preview: its id is not reused
+    return groups
+
+
+def _outcome_groups(
     view: DraView,
     preview: RequestPreview,
     held: Collection[DeviceId] = (),

@@ -8,12 +8,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.kube.recording import read_changes, snapshot_at
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind
 
 
-def test_record_then_replay(cluster: ControlPlane, tmp_path: Path) -> None:
+# Ctrl-C, or SIGTERM (`timeout`, a script whose background job ignores SIGINT): both save.
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_record_then_replay(cluster: ControlPlane, tmp_path: Path, stop: signal.Signals) -> None:
     out = tmp_path / "rec.jsonl"
     proc = subprocess.Popen(
         [
@@ -52,7 +56,7 @@ def test_record_then_replay(cluster: ControlPlane, tmp_path: Path) -> None:
         )
         time.sleep(1.0)
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         _, err = proc.communicate(timeout=30)
         cluster.rest().delete("/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims/recorded")
     assert proc.returncode == 0, err

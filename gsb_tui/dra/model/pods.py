@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from gsb_tui.dra.model.base import _d, _l, meta
 from gsb_tui.snapshot import Obj
@@ -53,7 +54,7 @@ class Pod:
         """Pending and not placed: what the lab's report counts as a pending pod."""
         return self.phase == "Pending" and not self.node
 
-    @property
+    @cached_property  # asked for every pod on every repaint (dra/warnings.py)
     def unlisted_entries(self) -> tuple[PodClaim, ...]:
         """Entries of spec.resourceClaims no container lists under resources.claims (the lab's
         common mistake 1: the claim is allocated, the device never reaches a container)."""

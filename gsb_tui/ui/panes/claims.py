@@ -24,6 +24,8 @@ from gsb_tui.words import text
 
 ClaimKey = tuple[str, str]
 COLUMNS = ("CLAIM", "STATE", "DEVICES", "CONSUMERS")
+# Per claim: the row tuple, flag and short_names a table row was made from, its cells, the row.
+_Shown = tuple[tuple[str, str, str, str], str, bool, tuple[str, ...], TableRow]
 SHORT_NAMES_BELOW = 90  # pane width under which rows drop the (single) namespace
 STATE_STYLE = {"pending": "yellow", "allocated": "cyan", "allocated,reserved": "green"}
 
@@ -75,7 +77,7 @@ class ClaimsPane(Pane):
         self.flags: WarningIndex = NO_WARNINGS
         self.short_names = False
         # What each table row shows, by row key: an unchanged claim keeps its row (and its line).
-        self._shown: dict[str, tuple[tuple[str, ...], TableRow]] = {}
+        self._shown: dict[ClaimKey, _Shown] = {}
         self._rows_by_claim: dict[ClaimKey, tuple[Claim, bool, tuple[str, str, str, str]]] = {}
 
     def compose(self) -> ComposeResult:
@@ -179,15 +181,23 @@ class ClaimsPane(Pane):
 
     def _update_rows(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
         """Hand the table its rows, reusing the row of every claim whose line is unchanged."""
-        shown_rows: dict[str, tuple[tuple[str, ...], TableRow]] = {}
-        for key, (name, state, devices, consumers), flag in rows:
-            row_key = f"{key[0]}/{key[1]}"
-            shown = (key[1] if self.short_names else name, flag, state, devices, consumers)
-            old = self._shown.get(row_key)
-            row = old[1] if old is not None and old[0] == shown else self._row(row_key, shown)
-            shown_rows[row_key] = (shown, row)
+        shown_rows: dict[ClaimKey, _Shown] = {}
+        old_rows, short_names = self._shown, self.short_names
+        for key, cells, flag in rows:
+            old = old_rows.get(key)
+            # The same row tuple (_claim_row keeps it while the claim is unchanged): no compare.
+            if old is not None and old[0] is cells and old[1] == flag and old[2] == short_names:
+                shown_rows[key] = old
+                continue
+            name, state, devices, consumers = cells
+            shown = (key[1] if short_names else name, flag, state, devices, consumers)
+            if old is not None and old[3] == shown:
+                row = old[4]
+            else:
+                row = self._row(f"{key[0]}/{key[1]}", shown)
+            shown_rows[key] = (cells, flag, short_names, shown, row)
         self._shown = shown_rows
-        self.table.set_rows([row for _, row in shown_rows.values()])
+        self.table.set_rows([entry[4] for entry in shown_rows.values()])
 
     def _fit_columns(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
         """Size the columns to their text within the pane's width, on every fill and resize.
@@ -196,10 +206,18 @@ class ClaimsPane(Pane):
         cached without them, so after a resize claim names stayed cut at the old width."""
         table = self.table
         natural = [len(c) for c in COLUMNS]
-        for key, (name, state, devices, consumers), flag in rows:
-            shown = len(key[1] if self.short_names else name) + (len(MARK) + 1 if flag else 0)
-            for i, width in enumerate((shown, len(state), len(devices), len(consumers))):
-                natural[i] = max(natural[i], width)
+        if rows:
+            # Column by column with len mapped over each (5,000 rows: one pass in C each).
+            names = [key[1] for key, _, _ in rows] if self.short_names else None
+            columns = list(zip(*(cells for _, cells, _ in rows), strict=True))
+            flagged = max((len(k[1] if names else c[0]) for k, c, f in rows if f), default=-1)
+            natural[0] = max(
+                natural[0],
+                max(map(len, names if names is not None else columns[0])),
+                flagged + len(MARK) + 1 if flagged >= 0 else 0,
+            )
+            for i in (1, 2, 3):
+                natural[i] = max(natural[i], max(map(len, columns[i])))
         padding = 2 * CELL_PADDING
         room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
         widths = list(natural)

@@ -145,6 +145,8 @@ def same_devices(old: DraView, new: DraView) -> bool:
     """What a claim's preview reads of a view besides the claim (its devices, classes,
     occupancy and availability) is the same: unchanged entries are the very same objects
     (dra/view.py reuses them from build to build), so this is mostly identity checks."""
+    if old.occupancy is new.occupancy and old.availability is new.availability:
+        return old.devices is new.devices and old.classes is new.classes
     if old.devices != new.devices or old.classes != new.classes:
         return False
     if old.availability != new.availability or len(old.occupancy) != len(new.occupancy):

@@ -55,6 +55,10 @@ class DeviceGrid(Pane, can_focus=True):
         self._scrolled_to: DeviceId | None = None
         self._ledger: tuple[object, ...] = ()
         self._groups_of: tuple[object, ...] = ()  # what the groups were made from
+        self._cells_of: tuple[object, ...] = ()  # what the cells were made from
+        # The cells whose marked or cursor flag is set: a new mark looks at these and the
+        # newly marked, not at every cell (10,000 of them at scale).
+        self._painted: set[DeviceId] = set()
 
     @property
     def canvas(self) -> DeviceCanvas:
@@ -83,6 +87,32 @@ class DeviceGrid(Pane, can_focus=True):
         )
         self._show_ledger(view)
         canvas = self.canvas
+        # The cells follow the devices, their occupancy and availability and the warnings:
+        # unchanged, those are the very same objects (dra/ keeps them from build to build).
+        made_of = (view.devices, view.occupancy, view.availability)
+        same = len(self._cells_of) == 4 and all(
+            a is b for a, b in zip(made_of, self._cells_of[:3], strict=True)
+        )
+        if not same or flags.by_device != self._cells_of[3]:
+            self._make_cells(view, flags)
+            self._cells_of = (*made_of, flags.by_device)
+        # The groups follow the slices (and counter use): at 10,000 devices making their
+        # titles again costs more than the rest of a repaint. Unchanged slices are the very
+        # same objects, so the tuple compares by identity, element by element.
+        groups_of = (view.slices, _counter_use(view))
+        if groups_of == self._groups_of:
+            groups = canvas.groups
+        else:
+            groups, self._groups_of = self._groups(view), groups_of
+        if groups != canvas.groups:
+            canvas.set_groups(groups)  # devices came or went: every place may move
+        if self.cursor not in self.cells:
+            self.cursor = None
+        self._paint_marks()
+
+    def _make_cells(self, view: DraView, flags: WarningIndex) -> None:
+        """Each device's cell, the old one kept and updated; the changed ones redrawn."""
+        canvas = self.canvas
         changed: list[DeviceId] = []
         cells: dict[DeviceId, Cell] = {}
         for device in view.devices:
@@ -103,21 +133,8 @@ class DeviceGrid(Pane, can_focus=True):
             cells[device.id] = cell
         self.cells = canvas.cells = cells
         self.order = [d.id for d in view.devices]
-        # The groups follow the slices (and counter use): at 10,000 devices making their
-        # titles again costs more than the rest of a repaint. Unchanged slices are the very
-        # same objects, so the tuple compares by identity, element by element.
-        made_of = (view.slices, _counter_use(view))
-        if made_of == self._groups_of:
-            groups = canvas.groups
-        else:
-            groups, self._groups_of = self._groups(view), made_of
-        if groups != canvas.groups:
-            canvas.set_groups(groups)  # devices came or went: every place may move
-        else:
-            canvas.redraw(changed)
-        if self.cursor not in self.cells:
-            self.cursor = None
-        self._paint_marks()
+        self._painted &= cells.keys()
+        canvas.redraw(changed)  # set_groups after this redraws every place anyway
 
     def _groups(self, view: DraView) -> tuple[Group, ...]:
         generations = {(s.driver, s.pool): s.generation for s in view.slices}
@@ -224,11 +241,16 @@ class DeviceGrid(Pane, can_focus=True):
     def _paint_marks(self, scroll: bool = False) -> None:
         """Set the marked and cursor flags on the cells whose marks changed, and redraw them."""
         touched = []
-        for device_id, cell in self.cells.items():
+        wanted = {*self.marked, self.cursor} if self.cursor is not None else set(self.marked)
+        for device_id in self._painted | wanted:
+            cell = self.cells.get(device_id)
+            if cell is None:
+                continue
             marked, cursor = device_id in self.marked, device_id == self.cursor
             if cell.marked != marked or cell.cursor != cursor:
                 cell.marked, cell.cursor = marked, cursor
                 touched.append(device_id)
+        self._painted = {d for d in wanted if d in self.cells}
         self.canvas.redraw(touched)
         if self.cursor in self.cells and (scroll or self.cursor != self._scrolled_to):
             self._scrolled_to = self.cursor
