@@ -8,9 +8,11 @@ while the other lists are still coming in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from gsb_tui.dra import model
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
@@ -18,10 +20,23 @@ from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 T = TypeVar("T")
 
 # The last parse per kind: the snapshot's mapping it was made from (the Store hands out the
-# very same mapping while a kind is unchanged), each object's raw dict and parse, and the
-# parses in key order. Holding the raw dict keeps it alive, so an id can never be reused by
-# another object while it is cached.
-_MEMO: dict[Kind, tuple[object, dict[ObjKey, tuple[Obj, Any]], tuple[Any, ...]]] = {}
+# very same mapping while a kind is unchanged), each object's raw dict and parse, the keys in
+# order, and the parses in that order. Holding the raw dict keeps it alive, so an id can never
+# be reused by another object while it is cached.
+_MEMO: dict[Kind, _Parsed] = {}
+# Per kind, the last step: (parses before, parses after, the keys that changed between).
+_STEPS: dict[Kind, tuple[tuple[Any, ...], tuple[Any, ...], frozenset[ObjKey]]] = {}
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    source: object
+    entries: dict[ObjKey, tuple[Obj, Any]]
+    keys: list[ObjKey]
+    result: tuple[Any, ...]
+
+
+_EMPTY = _Parsed(None, {}, [], ())
 
 
 _PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
@@ -37,31 +52,87 @@ _PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
 
 def clear() -> None:
     _MEMO.clear()
+    _STEPS.clear()
+
+
+def changes(
+    kind: Kind, before: tuple[Any, ...], after: tuple[Any, ...]
+) -> frozenset[ObjKey] | None:
+    """The keys of the kind that changed from the parses `before` to `after`, when those are
+    the last step parse_kind took (None: unknown, compare them whole)."""
+    step = _STEPS.get(kind)
+    if step is not None and step[0] is before and step[1] is after:
+        return step[2]
+    return frozenset() if before is after else None
 
 
 def parse_kind(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> tuple[T, ...]:
     """The kind's objects parsed, in (namespace, name) order: the very same tuple while not one
     object of the kind changed, so what is derived from it can be kept by identity."""
     objs = snapshot.objects.get(kind, {})
-    source, old, parsed_before = _MEMO.get(kind, (None, {}, ()))
-    if objs is source and isinstance(objs, MappingProxyType):  # the Store's: nobody changes it
-        return parsed_before
-    if len(old) == len(objs) and all(
-        (hit := old.get(k)) is not None and hit[0] is raw for k, raw in objs.items()
+    memo = _MEMO.get(kind, _EMPTY)
+    store_made = isinstance(objs, MappingProxyType)  # the Store's: nobody changes it
+    if objs is memo.source and store_made:
+        return cast(tuple[T, ...], memo.result)
+    step = snapshot.changed.get(kind)
+    if step is not None and step[0] is memo.source and store_made:
+        made = _patch(memo, objs, step[1], parse)  # the Store says which keys changed
+    elif len(memo.entries) == len(objs) and all(
+        (hit := memo.entries.get(k)) is not None and hit[0] is raw for k, raw in objs.items()
     ):
-        _MEMO[kind] = (objs, old, parsed_before)
-        return parsed_before
-    new: dict[ObjKey, tuple[Obj, Any]] = {}
-    out: list[T] = []
-    for key in sorted(objs):
+        made = _Parsed(objs, memo.entries, memo.keys, memo.result)
+    else:
+        made = _whole(memo, objs, parse)
+    if made.result is not memo.result:
+        changed = step[1] if step is not None and step[0] is memo.source else None
+        if changed is not None:
+            _STEPS[kind] = (memo.result, made.result, changed)
+        else:
+            _STEPS.pop(kind, None)
+    _MEMO[kind] = made  # one assignment: a concurrent build sees the old or the new
+    return cast(tuple[T, ...], made.result)
+
+
+def _whole(memo: _Parsed, objs: Mapping[ObjKey, Obj], parse: Callable[[Obj], Any]) -> _Parsed:
+    entries: dict[ObjKey, tuple[Obj, Any]] = {}
+    keys = sorted(objs)
+    out = []
+    for key in keys:
         raw = objs[key]
-        hit = old.get(key)
-        parsed: T = hit[1] if hit is not None and hit[0] is raw else parse(raw)
-        new[key] = (raw, parsed)
+        hit = memo.entries.get(key)
+        parsed = hit[1] if hit is not None and hit[0] is raw else parse(raw)
+        entries[key] = (raw, parsed)
         out.append(parsed)
-    result = tuple(out)
-    _MEMO[kind] = (objs, new, result)  # one assignment: a concurrent build sees old or new
-    return result
+    return _Parsed(objs, entries, keys, tuple(out))
+
+
+def _patch(
+    memo: _Parsed,
+    objs: Mapping[ObjKey, Obj],
+    changed: frozenset[ObjKey],
+    parse: Callable[[Obj], Any],
+) -> _Parsed:
+    """Only the changed keys parsed again; the rest is the last parse's."""
+    entries, keys = dict(memo.entries), memo.keys
+    came_or_went = False
+    for key in changed:
+        raw = objs.get(key)
+        hit = entries.get(key)
+        if raw is None:
+            if hit is not None:
+                del entries[key]
+                came_or_went = True
+        elif hit is None or hit[0] is not raw:
+            entries[key] = (raw, parse(raw))
+            came_or_went = came_or_went or hit is None
+    if came_or_went:  # keys came or went: place them again (sorted, as _whole)
+        keys = sorted(entries)
+        return _Parsed(objs, entries, keys, tuple(entries[k][1] for k in keys))
+    result = list(memo.result)
+    for key in changed:
+        if key in entries:
+            result[bisect_left(keys, key)] = entries[key][1]
+    return _Parsed(objs, entries, keys, tuple(result))
 
 
 def parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:

@@ -91,6 +91,13 @@ class DraView:
     _events_by_object: Mapping[tuple[str, str, str], tuple[Event, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # Each kind's parses as dra/parsed.py handed them out: parsed.changes(kind, an older
+    # view's, this view's) says which keys changed between two views, when it knows.
+    _parsed: Mapping[Kind, tuple[Any, ...]] = field(default_factory=dict, repr=False, compare=False)
+
+    def changed_keys(self, kind: Kind, before: DraView) -> frozenset[ObjKey] | None:
+        """Keys of the kind that changed since `before` (None: unknown, compare them whole)."""
+        return parsed.changes(kind, before._parsed.get(kind, ()), self._parsed.get(kind, ()))
 
     def device(self, id: DeviceId) -> Device | None:
         occ = self.occupancy.get(id)
@@ -303,4 +310,5 @@ def _build(snapshot: Snapshot) -> DraView:
         _claims_by_owner=owner_index,
         _pods_by_claim=by_claim,
         _events_by_object=by_object,
+        _parsed={Kind.CLAIMS: claim_list, Kind.PODS: pod_list, Kind.TEMPLATES: template_list},
     )

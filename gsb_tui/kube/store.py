@@ -60,6 +60,9 @@ class Change:
         )
 
 
+TOUCHED_MAX = 1024  # changed keys per kind past which a snapshot says "all may differ"
+
+
 class Store:
     """Objects per kind keyed by (namespace, name), replaced (never mutated) on change."""
 
@@ -72,6 +75,9 @@ class Store:
         # very same read-only mapping in the next snapshot, so dra/ can tell "unchanged" by
         # identity (a mapping nobody can change).
         self._copies: dict[Kind, Mapping[ObjKey, Obj]] = {}
+        # Per kind, since its copy was last made: the keys changed (None: re-listed, or more
+        # than a patch is worth) and that copy.
+        self._touched: dict[Kind, tuple[Mapping[ObjKey, Obj], set[ObjKey] | None]] = {}
 
     @property
     def revision(self) -> int:
@@ -83,10 +89,12 @@ class Store:
         if kind not in self._objects or change.type == "MARK":
             return False
         objs = self._objects[kind]
+        touched: ObjKey | None = None
         if change.type == "SYNCED":
             self._objects[kind] = {obj_key(o): o for o in change.items}
         elif change.type in ("ADDED", "MODIFIED") and change.obj is not None:
-            objs[obj_key(change.obj)] = change.obj
+            touched = obj_key(change.obj)
+            objs[touched] = change.obj
         elif change.type == "DELETED" and change.obj is not None:
             key = obj_key(change.obj)
             old = objs.get(key)
@@ -95,6 +103,7 @@ class Store:
             if old is None or (uid and (old.get("metadata") or {}).get("uid") not in (uid, None)):
                 return False
             del objs[key]
+            touched = key
         elif change.type == "STATE" and change.state is not None:
             if self._states.get(kind) == change.state:
                 return False
@@ -103,18 +112,37 @@ class Store:
             return False
         self._revision += 1
         if change.type != "STATE":
-            self._copies.pop(kind, None)
+            self._note(kind, touched)
             self._last_event_at = time.monotonic()
         return True
+
+    def _note(self, kind: Kind, key: ObjKey | None) -> None:
+        """The kind changed (at `key`; None: all of it): its next snapshot gets a new copy."""
+        copy = self._copies.pop(kind, None)
+        if copy is not None:
+            self._touched[kind] = (copy, set())
+        since = self._touched.get(kind)
+        if since is None:
+            return
+        keys = since[1]
+        if key is None or keys is None or len(keys) >= TOUCHED_MAX:
+            self._touched[kind] = (since[0], None)
+        else:
+            keys.add(key)
 
     def snapshot(self) -> Snapshot:
         # Shallow copies: objects themselves are never mutated in place, so sharing is safe.
         copies = self._copies
+        changed: dict[Kind, tuple[Mapping[ObjKey, Obj], frozenset[ObjKey]]] = {}
         for kind, objs in self._objects.items():
             if kind not in copies:
                 copies[kind] = MappingProxyType(dict(objs))
+                since = self._touched.pop(kind, None)
+                if since is not None and since[1] is not None:
+                    changed[kind] = (since[0], frozenset(since[1]))
         return Snapshot(
             objects={kind: copies[kind] for kind in self._objects},
+            changed=changed,
             states=dict(self._states),
             revision=self._revision,
             last_event_at=self._last_event_at,

@@ -1,5 +1,6 @@
-"""build_view keeps what it derived while its inputs are the very same objects, and patches the
-pod ↔ claim index for the pods a change can touch: after every recorded change (and after
+"""build_view keeps what it derived while its inputs are the very same objects, patches the
+pod ↔ claim index for the pods a change can touch, and find_warnings judges again only what
+changed or read what changed: after every recorded change (and after
 seeded deletes and re-adds of recorded objects, in random order) each kept or patched part
 equals what computing it whole from the same view gives."""
 
@@ -14,6 +15,7 @@ from gsb_tui.dra import pod_claims
 from gsb_tui.dra.derive import split_generations, time_of
 from gsb_tui.dra.occupancy import compute_occupancy
 from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.warnings import find_warnings, judge_whole
 from gsb_tui.kube.recording import read_changes
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.snapshot import Kind
@@ -72,6 +74,7 @@ def _whole(view: DraView) -> None:
         (c, r.id) for c in view.claims.values() for r in c.results if r.id not in view.occupancy
     )
     assert view.orphan_results == orphans
+    assert find_warnings(view) == judge_whole(view)
 
 
 @pytest.mark.parametrize("recording", RECORDINGS, ids=lambda p: p.stem)
@@ -102,7 +105,9 @@ def test_shuffled_deletes_and_readds(recording: Path) -> None:
     gone: list[Change] = []
     for _ in range(SHUFFLES):
         snapshot = store.snapshot()
-        kind = rng.choice((Kind.PODS, Kind.CLAIMS, Kind.PODS, Kind.CLAIMS, Kind.SLICES))
+        kind = rng.choice(
+            (Kind.PODS, Kind.CLAIMS, Kind.PODS, Kind.CLAIMS, Kind.SLICES, Kind.TEMPLATES)
+        )
         objects = list(snapshot.objects.get(kind, {}).values())
         if gone and (not objects or rng.random() < 0.4):
             back = gone.pop(rng.randrange(len(gone)))
