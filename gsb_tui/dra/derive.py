@@ -16,7 +16,7 @@ from gsb_tui.dra import parsed, pod_claims
 from gsb_tui.dra.model import Claim, Device, DeviceId, Event, Slice, TaintRule
 from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
-from gsb_tui.snapshot import ObjKey
+from gsb_tui.snapshot import Kind, ObjKey
 
 T = TypeVar("T")
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -50,7 +50,12 @@ def split_generations(slices: Iterable[Slice]) -> tuple[tuple[Slice, ...], tuple
 # The last build's devices, claims and occupancy: the next build patches it for the claims
 # that changed (patch_occupancy), or lends it its unchanged entries (compute_occupancy).
 _OCCUPANCY: list[
-    tuple[tuple[Device, ...], Mapping[ObjKey, Claim], Mapping[DeviceId, Occupancy]]
+    tuple[
+        tuple[Device, ...],
+        Mapping[ObjKey, Claim],
+        Mapping[DeviceId, Occupancy],
+        tuple[Claim, ...],
+    ]
 ] = []
 _EVENTS: list[tuple[tuple[Event, ...], list[Event]]] = []  # the last events, and in time order
 # What the last build derived from each input, kept while the inputs are the very same objects
@@ -89,6 +94,7 @@ def clear_parse_cache() -> None:
         _OCCUPANCY.clear()
         _EVENTS.clear()
         _KEPT.clear()
+        _ORPHANS.clear()
 
 
 def keyed(items: tuple[T, ...], key: Callable[[T], Any]) -> Mapping[Any, T]:
@@ -113,19 +119,20 @@ def by_object(events: tuple[Event, ...]) -> Mapping[tuple[str, str, str], tuple[
 
 
 def occupancy(
-    devices: tuple[Device, ...], claims: Mapping[ObjKey, Claim]
+    devices: tuple[Device, ...], claims: Mapping[ObjKey, Claim], claim_list: tuple[Claim, ...]
 ) -> Mapping[DeviceId, Occupancy]:
     """Occupancy of every device: the last one itself while no claim's change touched a device
     (a claim with no allocation coming or going), patched when a few did."""
     last = _OCCUPANCY[0] if _OCCUPANCY else None
     occupancy: Mapping[DeviceId, Occupancy] | None = None
     if last is not None and last[0] is devices:  # the same device objects: patch
-        patched = patch_occupancy(last[2], last[1], claims)
+        changed = parsed.changed_since(Kind.CLAIMS, last[3], claim_list, last[1], claims)
+        patched = patch_occupancy(last[2], last[1], claims, changed)
         fresh = patched is not None and patched is not last[2]
         occupancy = frozen(cast(dict[Any, Any], patched)) if fresh else patched
     if occupancy is None:
         occupancy = frozen(compute_occupancy(devices, claims.values(), last[2] if last else None))
-    _OCCUPANCY[:] = [(devices, claims, occupancy)]  # one assignment, as parsed._MEMO
+    _OCCUPANCY[:] = [(devices, claims, occupancy, claim_list)]  # one assignment, as parsed._MEMO
     return occupancy
 
 
@@ -140,7 +147,35 @@ def rule_taints(
     return rule_taints
 
 
+_ORPHANS: list[
+    tuple[tuple[Claim, ...], tuple[Device, ...], tuple[tuple[Claim, DeviceId], ...]]
+] = []
+
+
 def orphans(
+    claim_list: tuple[Claim, ...],
+    claims: Mapping[ObjKey, Claim],
+    devices: tuple[Device, ...],
+    occupancy: Mapping[DeviceId, Occupancy],
+) -> tuple[tuple[Claim, DeviceId], ...]:
+    """Results naming a device no current slice publishes. With the same devices, none before
+    and none among the claims that changed, still none (the common case, without a pass over
+    every claim)."""
+    last = _ORPHANS[0] if _ORPHANS else None
+    found: tuple[tuple[Claim, DeviceId], ...] | None = None
+    if last is not None and last[1] is devices and not last[2]:
+        changed = parsed.changes(Kind.CLAIMS, last[0], claim_list)
+        if changed is not None and not any(
+            r.id not in occupancy for k in changed if (c := claims.get(k)) for r in c.results
+        ):
+            found = ()
+    if found is None:
+        found = _orphans(claim_list, occupancy)
+    _ORPHANS[:] = [(claim_list, devices, found)]
+    return found
+
+
+def _orphans(
     claim_list: tuple[Claim, ...], occupancy: Mapping[DeviceId, Occupancy]
 ) -> tuple[tuple[Claim, DeviceId], ...]:
     return tuple(

@@ -116,13 +116,15 @@ def patch_occupancy(
     previous: Mapping[DeviceId, Occupancy],
     old_claims: Mapping[tuple[str, str], Claim],
     claims: Mapping[tuple[str, str], Claim],
+    changed: set[tuple[str, str]] | None = None,
 ) -> Mapping[DeviceId, Occupancy] | None:
     """compute_occupancy's answer for `claims` over the devices `previous` was computed for
     (from `old_claims`), made by redoing only the devices the changed claims name; `previous`
     itself when they name none; None when too many claims changed (compute it whole). Claims
     are compared by identity: parsed views are reused while their raw object is (dra/parsed.py)."""
-    changed = {k for k, c in claims.items() if old_claims.get(k) is not c}
-    changed.update(k for k in old_claims if k not in claims)
+    if changed is None:  # the caller does not know which claims changed: compare them all
+        changed = {k for k, c in claims.items() if old_claims.get(k) is not c}
+        changed.update(k for k in old_claims if k not in claims)
     if len(changed) > PATCH_LIMIT:
         return None
     touched: set[DeviceId] = set()

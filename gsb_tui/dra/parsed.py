@@ -66,6 +66,32 @@ def changes(
     return frozenset() if before is after else None
 
 
+def keyed(kind: Kind, result: tuple[T, ...]) -> Mapping[ObjKey, T] | None:
+    """The parses by key, in key order, when `result` is the kind's last parse (None if not).
+    The key is the Store's (namespace, name), the very key a parsed object names itself by."""
+    memo = _MEMO.get(kind)
+    if memo is None or memo.result is not result:
+        return None
+    return MappingProxyType(dict(zip(memo.keys, memo.result, strict=True)))
+
+
+def changed_since(
+    kind: Kind,
+    before: tuple[Any, ...],
+    after: tuple[Any, ...],
+    old: Mapping[ObjKey, object],
+    new: Mapping[ObjKey, object],
+) -> set[ObjKey]:
+    """Keys whose object differs between `old` (made from the parses `before`) and `new`
+    (from `after`): from parse_kind's last step when it is that step, else compared whole."""
+    keys = changes(kind, before, after)
+    if keys is not None:
+        return set(keys)
+    out = {k for k, v in new.items() if old.get(k) is not v}
+    out.update(k for k in old if k not in new)
+    return out
+
+
 def parse_kind(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> tuple[T, ...]:
     """The kind's objects parsed, in (namespace, name) order: the very same tuple while not one
     object of the kind changed, so what is derived from it can be kept by identity."""

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from gsb_tui.dra import parsed
 from gsb_tui.dra.model import Claim, Pod, meta
-from gsb_tui.snapshot import ObjKey
+from gsb_tui.snapshot import Kind, ObjKey
 
 Owner = tuple[str, str, str]  # (namespace, pod name, pod claim name): a template's claim
 K = TypeVar("K")
@@ -66,16 +67,11 @@ def _owner(claim: Claim) -> Owner | None:
     return (claim.namespace, claim.owner_pod, claim.pod_claim_name) if claim.owner_pod else None
 
 
-def _changed(old: Mapping[ObjKey, object], new: Mapping[ObjKey, object]) -> set[ObjKey]:
-    out = {k for k, v in new.items() if old.get(k) is not v}
-    out.update(k for k in old if k not in new)
-    return out
-
-
 @dataclass
 class _Index:
     pods: Mapping[ObjKey, Pod]
     claims: Mapping[ObjKey, Claim]
+    lists: tuple[tuple[Pod, ...], tuple[Claim, ...]]  # the parses pods and claims came from
     resolved: dict[ObjKey, tuple[ObjKey, ...]] = field(default_factory=dict)  # pod → claims
     naming: dict[ObjKey, set[ObjKey]] = field(default_factory=dict)  # claim key → pods
     owning: dict[Owner, set[ObjKey]] = field(default_factory=dict)  # owner → pods
@@ -96,20 +92,25 @@ def pods_by_claim(
     pods: Mapping[ObjKey, Pod],
     claims: Mapping[ObjKey, Claim],
     by_owner: Mapping[Owner, tuple[Claim, ...]],
+    lists: tuple[tuple[Pod, ...], tuple[Claim, ...]] = ((), ()),
 ) -> Mapping[ObjKey, tuple[Pod, ...]]:
     """Claim key → the pods whose entries resolve to it, in pod key order. The same mapping
-    object as last time when no pod's resolution changed."""
+    object as last time when no pod's resolution changed. `lists`: the parses `pods` and
+    `claims` were made from (dra/parsed.py then knows which keys changed)."""
     with _LOCK:
         last = _LAST[0] if _LAST else None
         if last is not None and last.pods is pods and last.claims is claims:
             return last.by_claim
         if last is not None:
-            changed_pods = _changed(last.pods, pods)
-            changed_claims = _changed(last.claims, claims)
+            changed_pods = parsed.changed_since(Kind.PODS, last.lists[0], lists[0], last.pods, pods)
+            changed_claims = parsed.changed_since(
+                Kind.CLAIMS, last.lists[1], lists[1], last.claims, claims
+            )
             if len(changed_pods) + len(changed_claims) <= REDO_ABOVE:
                 _patch(last, pods, claims, by_owner, changed_pods, changed_claims)
+                last.lists = lists
                 return last.by_claim
-        index = _Index(pods, claims)
+        index = _Index(pods, claims, lists)
         _redo(index, pods, claims, by_owner, set(pods))
         _LAST[:] = [index]
         return index.by_claim

@@ -265,15 +265,23 @@ def _build(snapshot: Snapshot) -> DraView:
     class_list = parsed.parse_kind(snapshot, Kind.CLASSES, parse_class)
     classes = kept("classes", (class_list,), lambda: keyed(class_list, lambda c: c.name))
     claim_list = parsed.parse_kind(snapshot, Kind.CLAIMS, parse_claim)
-    claims = kept("claims", (claim_list,), lambda: keyed(claim_list, lambda c: c.key))
+    claims = kept(
+        "claims",
+        (claim_list,),
+        lambda: parsed.keyed(Kind.CLAIMS, claim_list) or keyed(claim_list, lambda c: c.key),
+    )
     template_list = parsed.parse_kind(snapshot, Kind.TEMPLATES, parse_template)
     templates = kept(
         "templates", (template_list,), lambda: keyed(template_list, lambda t: (t.namespace, t.name))
     )
     pod_list = parsed.parse_kind(snapshot, Kind.PODS, parse_pod)
-    pods = kept("pods", (pod_list,), lambda: keyed(pod_list, lambda p: p.key))
+    pods = kept(
+        "pods",
+        (pod_list,),
+        lambda: parsed.keyed(Kind.PODS, pod_list) or keyed(pod_list, lambda p: p.key),
+    )
     event_list = parsed.parse_kind(snapshot, Kind.EVENTS, parse_event)
-    occupancy = derive.occupancy(devices, claims)
+    occupancy = derive.occupancy(devices, claims, claim_list)
     rules = parsed.parse_kind(snapshot, Kind.TAINT_RULES, parse_taint_rule)
     rule_taints = kept("rule-taints", (rules, devices), lambda: derive.rule_taints(rules, devices))
 
@@ -284,11 +292,9 @@ def _build(snapshot: Snapshot) -> DraView:
     availability, counters = kept(
         "availability", (slices, devices, occupancy, rule_taints), features
     )
-    orphans = kept(
-        "orphans", (claim_list, occupancy), lambda: derive.orphans(claim_list, occupancy)
-    )
+    orphans = derive.orphans(claim_list, claims, devices, occupancy)
     owner_index = kept("owners", (claims,), lambda: derive.owners(claims))
-    by_claim = pod_claims.pods_by_claim(pods, claims, owner_index)
+    by_claim = pod_claims.pods_by_claim(pods, claims, owner_index, (pod_list, claim_list))
     by_object = kept("event-objects", (event_list,), lambda: derive.by_object(event_list))
     events = kept("events", (event_list,), lambda: tuple(derive.by_time(event_list)))
 

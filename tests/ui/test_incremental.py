@@ -4,6 +4,7 @@ App tells a frame hook which store revision reached the screen."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from textual.widgets import Static
@@ -126,3 +127,45 @@ async def test_claim_names_widen_with_the_pane_after_a_resize() -> None:
         await pilot.pause(0.3)
         await pilot.pause()
         assert full in app.export_screenshot()  # the whole name, namespace and all
+
+
+async def test_claims_rows_patched_by_key_equal_a_whole_fill() -> None:
+    """Claims coming, going and changing (seeded, in random order; long names move the column
+    widths, a leak adds a warning marker, a pod waiting changes a pending row, a filter comes
+    and goes): after each repaint the rows the pane patched by key are what filling every row
+    afresh gives, and the table shows them."""
+    rng = random.Random(1336)
+    source = ScriptedSource()
+    app = make_app(source, repaint_interval=0.0)
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        source.push(*synced(Kind.CLAIMS, [claim("c-00")]), *synced(Kind.PODS, []))
+        pane = app.dashboard.claims
+        await wait_until(pilot, lambda: pane.rows)
+        present: dict[str, dict[str, object]] = {"c-00": claim("c-00")}
+        for step in range(40):
+            roll = rng.random()
+            name = f"c-{rng.randrange(12):02d}" + ("-a-much-longer-name" * rng.randrange(2))
+            if roll < 0.45 or not present:
+                device = f"gpu-{rng.randrange(8)}"
+                made = claim(name, "node-a", [device]) if rng.random() < 0.5 else claim(name)
+                present[name] = made
+                source.push(added(Kind.CLAIMS, made))
+            elif roll < 0.8:
+                gone = present.pop(rng.choice(sorted(present)))
+                source.push(deleted(Kind.CLAIMS, gone))
+            elif roll < 0.9:
+                source.push(added(Kind.PODS, pod(f"p-{step}", rng.choice(sorted(present)))))
+            else:
+                pane.filter = "" if pane.filter else "c-0"
+                pane._fill()
+            revision = app.store.revision
+            await wait_until(pilot, lambda r=revision: app.painted_revision == r)  # type: ignore[misc]
+            patched = (list(pane.rows), list(pane._keys), list(pane.table.widths))
+            shown = [pane.table.get_row_at(i) for i in range(pane.table.row_count)]
+            pane._fill(force=True)
+            assert patched == (list(pane.rows), list(pane._keys), list(pane.table.widths))
+            assert [r.key for r in shown] == [f"{ns}/{n}" for ns, n in pane._keys]
+            assert [r.cells for r in shown] == [
+                pane.table.get_row_at(i).cells for i in range(pane.table.row_count)
+            ]

@@ -3,6 +3,9 @@ pods that consume it, filterable with `/`."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import ClassVar
 
@@ -12,8 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
-from gsb_tui.dra.model import Claim
+from gsb_tui.dra.model import Claim, Device
 from gsb_tui.dra.view import DraView
+from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
@@ -41,6 +45,23 @@ def claim_row(
         waiting = [p.name for p in view.pods_of_claim(claim)]
         consumers = [text(lang, "waiting-pod", pod=name) for name in waiting]
     return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
+
+
+# Asked on every fill: kept while the devices (or claims) are the very same objects.
+_POOLS: list[tuple[object, bool]] = []
+_NAMESPACES: list[tuple[object, frozenset[str]]] = []
+
+
+def _several_pools(devices: tuple[Device, ...]) -> bool:
+    if not _POOLS or _POOLS[0][0] is not devices:
+        _POOLS[:] = [(devices, len({d.id.pool for d in devices}) > 1)]
+    return _POOLS[0][1]
+
+
+def _namespaces(claims: Mapping[ClaimKey, Claim]) -> frozenset[str]:
+    if not _NAMESPACES or _NAMESPACES[0][0] is not claims:
+        _NAMESPACES[:] = [(claims, frozenset(ns for ns, _ in claims))]
+    return _NAMESPACES[0][1]
 
 
 def _cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
@@ -79,6 +100,12 @@ class ClaimsPane(Pane):
         # What each table row shows, by row key: an unchanged claim keeps its row (and its line).
         self._shown: dict[ClaimKey, _Shown] = {}
         self._rows_by_claim: dict[ClaimKey, tuple[Claim, bool, tuple[str, str, str, str]]] = {}
+        self._keys: list[ClaimKey] = []  # the rows' keys, in order (for bisect)
+        # What the rows were filled from: the view, show_pool, short_names, the claim warnings.
+        self._filled: tuple[DraView, bool, bool, Mapping[ClaimKey, object], str] | None = None
+        # Per column, how many rows have each width: a row coming or going moves the natural
+        # width without measuring every row again.
+        self._widths: list[Counter[int]] = [Counter() for _ in COLUMNS]
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -141,15 +168,21 @@ class ClaimsPane(Pane):
         view = self.view
         if view is None:
             return
-        show_pool = len({d.id.pool for d in view.devices}) > 1
-        namespaces = {ns for ns, _ in view.claims}
+        show_pool = _several_pools(view.devices)
+        namespaces = _namespaces(view.claims)
         # Narrow and one namespace: say the namespace once, in the title, not on every row.
         self.short_names = self.size.width < SHORT_NAMES_BELOW and len(namespaces) == 1
         base = text(self.lang, "claims")
         self.set_title(f"{base} · ns {next(iter(namespaces))}" if self.short_names else base)
-        rows = []
         needle = self.filter.lower()
         by_claim = self.flags.by_claim
+        changed = None if force or needle else self._changed_claims(view, show_pool, by_claim)
+        self._filled = (view, show_pool, self.short_names, by_claim, needle)
+        if changed is not None:
+            if changed:
+                self._patch_rows(view, changed, show_pool, by_claim)
+            return
+        rows = []
         for key in sorted(view.claims):
             row = self._claim_row(view, view.claims[key], show_pool)
             warned = by_claim.get(key)
@@ -162,11 +195,79 @@ class ClaimsPane(Pane):
         if rows == self.rows and self.table.row_count == len(rows) and not force:
             return
         self.rows = rows
-        self._fit_columns(rows)
+        self._keys = [key for key, _, _ in rows]
+        self._widths = [Counter() for _ in COLUMNS]
+        self._count_widths(rows, 1)
+        self._fit_columns()
         self._update_rows(rows)
         if not rows and needle:
             self.set_subtitle(text(self.lang, "no-match", filter=self.filter))
         self._place_cursor()
+
+    def _changed_claims(
+        self, view: DraView, show_pool: bool, by_claim: Mapping[ClaimKey, object]
+    ) -> frozenset[ClaimKey] | None:
+        """The claims whose rows may differ from the last fill's, when only they can (None:
+        fill every row). Rows of pending claims name the pods waiting, so those must be the
+        same; the warnings, the pool column and the short names too."""
+        last = self._filled
+        if last is None or self.table.row_count != len(self.rows):
+            return None
+        before, pool_before, short_before, warned_before, needle_before = last
+        if (pool_before, short_before, needle_before) != (show_pool, self.short_names, ""):
+            return None
+        if view._pods_by_claim is not before._pods_by_claim or by_claim != warned_before:
+            return None
+        return view.changed_keys(Kind.CLAIMS, before)
+
+    def _patch_rows(
+        self,
+        view: DraView,
+        changed: frozenset[ClaimKey],
+        show_pool: bool,
+        by_claim: Mapping[ClaimKey, Sequence[DraWarning]],
+    ) -> None:
+        """Only the changed claims' rows made again, put in place by key."""
+        rows, keys = list(self.rows), list(self._keys)
+        for key in sorted(changed):
+            i = bisect_left(keys, key)
+            if i < len(keys) and keys[i] == key:
+                self._count_widths([rows[i]], -1)
+                del rows[i], keys[i]
+            claim = view.claims.get(key)
+            if claim is None:
+                self._rows_by_claim.pop(key, None)
+                self._shown.pop(key, None)
+                continue
+            warned = by_claim.get(key)
+            entry = (
+                key,
+                self._claim_row(view, claim, show_pool),
+                short(warned, self.lang) if warned else "",
+            )
+            rows.insert(i, entry)
+            keys.insert(i, key)
+            self._count_widths([entry], 1)
+        if rows == self.rows:
+            return
+        self.rows, self._keys = rows, keys
+        self._fit_columns()
+        self._update_rows(rows, changed)
+        self._place_cursor()
+
+    def _count_widths(
+        self, rows: Sequence[tuple[ClaimKey, tuple[str, str, str, str], str]], step: int
+    ) -> None:
+        """Add (step 1) or take away (step -1) these rows' widths from the column counts."""
+        counts = self._widths
+        for key, (name, state, devices, consumers), flag in rows:
+            shown = len(key[1] if self.short_names else name) + (len(MARK) + 1 if flag else 0)
+            for count, width in zip(
+                counts, (shown, len(state), len(devices), len(consumers)), strict=True
+            ):
+                count[width] += step
+                if count[width] <= 0:
+                    del count[width]
 
     def _claim_row(self, view: DraView, claim: Claim, show_pool: bool) -> tuple[str, str, str, str]:
         """claim_row, kept while the claim is the same object (parsed objects are reused while
@@ -179,11 +280,16 @@ class ClaimsPane(Pane):
         self._rows_by_claim[claim.key] = (claim, show_pool, row)
         return row
 
-    def _update_rows(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
-        """Hand the table its rows, reusing the row of every claim whose line is unchanged."""
-        shown_rows: dict[ClaimKey, _Shown] = {}
+    def _update_rows(
+        self,
+        rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]],
+        changed: frozenset[ClaimKey] | None = None,
+    ) -> None:
+        """Hand the table its rows, reusing the row of every claim whose line is unchanged
+        (`changed`: only those claims' rows can differ from the last time)."""
         old_rows, short_names = self._shown, self.short_names
-        for key, cells, flag in rows:
+        shown_rows: dict[ClaimKey, _Shown] = old_rows if changed is not None else {}
+        for key, cells, flag in rows if changed is None else self._rows_of(changed):
             old = old_rows.get(key)
             # The same row tuple (_claim_row keeps it while the claim is unchanged): no compare.
             if old is not None and old[0] is cells and old[1] == flag and old[2] == short_names:
@@ -197,27 +303,27 @@ class ClaimsPane(Pane):
                 row = self._row(f"{key[0]}/{key[1]}", shown)
             shown_rows[key] = (cells, flag, short_names, shown, row)
         self._shown = shown_rows
-        self.table.set_rows([entry[4] for entry in shown_rows.values()])
+        self.table.set_rows([shown_rows[key][4] for key in self._keys])
 
-    def _fit_columns(self, rows: list[tuple[ClaimKey, tuple[str, str, str, str], str]]) -> None:
+    def _rows_of(
+        self, keys: frozenset[ClaimKey]
+    ) -> list[tuple[ClaimKey, tuple[str, str, str, str], str]]:
+        out = []
+        for key in keys:
+            i = bisect_left(self._keys, key)
+            if i < len(self._keys) and self._keys[i] == key:
+                out.append(self.rows[i])
+        return out
+
+    def _fit_columns(self) -> None:
         """Size the columns to their text within the pane's width, on every fill and resize.
 
         DataTable's own auto widths are measured later (on idle) and its rendered cells are
         cached without them, so after a resize claim names stayed cut at the old width."""
-        table = self.table
-        natural = [len(c) for c in COLUMNS]
-        if rows:
-            # Column by column with len mapped over each (5,000 rows: one pass in C each).
-            names = [key[1] for key, _, _ in rows] if self.short_names else None
-            columns = list(zip(*(cells for _, cells, _ in rows), strict=True))
-            flagged = max((len(k[1] if names else c[0]) for k, c, f in rows if f), default=-1)
-            natural[0] = max(
-                natural[0],
-                max(map(len, names if names is not None else columns[0])),
-                flagged + len(MARK) + 1 if flagged >= 0 else 0,
-            )
-            for i in (1, 2, 3):
-                natural[i] = max(natural[i], max(map(len, columns[i])))
+        natural = [
+            max(len(c), max(count, default=0))
+            for c, count in zip(COLUMNS, self._widths, strict=True)
+        ]
         padding = 2 * CELL_PADDING
         room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
         widths = list(natural)
@@ -227,7 +333,7 @@ class ClaimsPane(Pane):
             if excess <= 0:
                 break
             widths[i] = max(len(COLUMNS[i]), widths[i] - excess)
-        table.set_widths(widths)
+        self.table.set_widths(widths)
 
     @staticmethod
     def _row(row_key: str, shown: tuple[str, ...]) -> TableRow:
