@@ -6,6 +6,11 @@ until the headless dashboard composed a frame showing it (see headless.py), unti
 had it, and until kubectl's watch printed the line. A pause between writes keeps events apart,
 so the figures are per-event latency, not the repaint throttle under a burst.
 
+The writes come from a process of their own and kubectl's lines are timestamped by another
+(bench/outside.py), as a learner's kubectl in a second terminal would be: until 2026-12-01
+both ran as threads of the dashboard's process and waited for its interpreter lock, which
+added up to a switch interval (5 ms) to either side. All processes stamp with CLOCK_MONOTONIC.
+
 The busy-core variant (`run_busy`) is the same measurement while the bench keeps one core busy
 with a CPU-bound process of its own (pinned to core 0, bounded, stopped at the end, also on
 error): what a learner's small VM running k3s and the driver beside gsb-tui looks like.
@@ -19,38 +24,36 @@ import random
 import time
 
 from harness import (
-    CLAIMS_PATH,
     Figures,
     KubectlWatch,
     busy_core,
-    claim_body,
-    delete_quietly,
     log,
     percentile,
 )
 from headless import SIZE, BenchApp, Sample, Samples, phase_split, settle, until
+from outside import StampedWatch, Writer
 
 from gsb_tui.cluster.control_plane import ControlPlane
-from gsb_tui.cluster.rest import Rest
 
 GAP_S = (0.15, 0.25)  # quiet time between writes: above the app's 0.1 s repaint throttle
 WAIT_S = 5.0  # a write nobody shows within this is counted as missing
 
 
 async def _measure(cp: ControlPlane, events: int, prefix: str) -> tuple[Samples, BenchApp]:
-    rest = cp.rest()
     app = BenchApp(cp.kubeconfig)
     samples = Samples()
-    async with app.run_test(size=SIZE, headless=True) as _pilot:
+    server = cp.rest().server
+    # The writes and kubectl's arrival times in processes of their own (bench/outside.py).
+    async with app.run_test(size=SIZE, headless=True) as _pilot, Writer(server, cp.pki) as rest:
         if not await until(app.synced, 30):
             raise RuntimeError("the dashboard never synced every kind")
-        with KubectlWatch(cp) as watch:
+        with StampedWatch(KubectlWatch(cp).cmd) as watch:
             # Warm-up: both watches established and one event through each.
             warm = f"{prefix}-warm"
             app.appear[warm] = None
-            await asyncio.to_thread(rest.create, CLAIMS_PATH, claim_body(warm))
+            await rest.write("ADDED", warm)
             await until(lambda: bool(app.appear[warm]) and bool(watch.when("ADDED", warm)), 15)
-            await asyncio.to_thread(delete_quietly, rest, f"{CLAIMS_PATH}/{warm}")
+            await rest.write("DELETED", warm)
             await asyncio.sleep(0.5)
             for i in range(events // 2):
                 name = f"{prefix}-{i:04d}"
@@ -61,17 +64,10 @@ async def _measure(cp: ControlPlane, events: int, prefix: str) -> tuple[Samples,
     return samples, app
 
 
-async def _one(app: BenchApp, rest: Rest, watch: KubectlWatch, name: str, event: str) -> Sample:
-    if event == "ADDED":
-        app.appear[name] = None
-        written = time.monotonic()
-        await asyncio.to_thread(rest.create, CLAIMS_PATH, claim_body(name))
-        board = app.appear
-    else:
-        app.vanish[name] = None
-        written = time.monotonic()
-        await asyncio.to_thread(delete_quietly, rest, f"{CLAIMS_PATH}/{name}")
-        board = app.vanish
+async def _one(app: BenchApp, rest: Writer, watch: StampedWatch, name: str, event: str) -> Sample:
+    board = app.appear if event == "ADDED" else app.vanish
+    board[name] = None
+    written = await rest.write(event, name)
     sample = Sample(event, name, written)
     await until(lambda: board.get(name) is not None and watch.when(event, name) is not None, WAIT_S)
     settle(app, sample, watch.when)
