@@ -25,7 +25,6 @@ import time
 
 from harness import (
     Figures,
-    KubectlWatch,
     busy_core,
     log,
     percentile,
@@ -47,7 +46,7 @@ async def _measure(cp: ControlPlane, events: int, prefix: str) -> tuple[Samples,
     async with app.run_test(size=SIZE, headless=True) as _pilot, Writer(server, cp.pki) as rest:
         if not await until(app.synced, 30):
             raise RuntimeError("the dashboard never synced every kind")
-        with StampedWatch(KubectlWatch(cp).cmd) as watch:
+        with StampedWatch(cp) as watch:
             # Warm-up: both watches established and one event through each.
             warm = f"{prefix}-warm"
             app.appear[warm] = None

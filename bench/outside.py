@@ -18,13 +18,13 @@ import contextlib
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from harness import CLAIMS_PATH, claim_body, delete_quietly
+from harness import CLAIMS_PATH, KubectlWatch, claim_body, delete_quietly
 
+from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.pki import read_token
 from gsb_tui.cluster.rest import Rest, RestError
 
@@ -83,20 +83,13 @@ class Writer:
             await self.proc.wait()
 
 
-class StampedWatch:
-    """`kubectl get -w` through the stamp process: (EVENT, name) -> first arrival, read from
-    its already-stamped lines (a reader thread here only copies them)."""
+class StampedWatch(KubectlWatch):
+    """KubectlWatch with its lines stamped by the stamp process: the reader thread here only
+    copies the stamps it is given."""
 
-    def __init__(self, cmd: list[str]) -> None:
-        self.cmd = [sys.executable, __file__, "stamp", "--", *cmd]
-        self.seen: dict[tuple[str, str], float] = {}
-        self.lock = threading.Lock()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> StampedWatch:
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        threading.Thread(target=self._read, daemon=True).start()
-        return self
+    def __init__(self, cp: ControlPlane) -> None:
+        super().__init__(cp)
+        self.cmd = [sys.executable, __file__, "stamp", "--", *self.cmd]
 
     def _read(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
@@ -105,16 +98,6 @@ class StampedWatch:
             if len(parts) >= 3:
                 with self.lock:
                     self.seen.setdefault((parts[1], parts[2]), float(parts[0]))
-
-    def when(self, event: str, name: str) -> float | None:
-        with self.lock:
-            return self.seen.get((event, name))
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(5)
 
 
 if __name__ == "__main__":

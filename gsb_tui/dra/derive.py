@@ -101,6 +101,14 @@ def keyed(items: tuple[T, ...], key: Callable[[T], Any]) -> Mapping[Any, T]:
     return frozen({key(item): item for item in items})
 
 
+def by_key(kind: Kind, items: tuple[T, ...], key_of: Callable[[T], Any]) -> Mapping[Any, T]:
+    """The parses by their (namespace, name) (`key_of` says it of each), kept while they are
+    the same tuple; made from dra/parsed's memo when it holds them."""
+    return kept(
+        f"by-key {kind}", (items,), lambda: parsed.keyed(kind, items) or keyed(items, key_of)
+    )
+
+
 def owners(claims: Mapping[ObjKey, Claim]) -> Mapping[tuple[str, str, str], tuple[Claim, ...]]:
     by_owner: dict[tuple[str, str, str], list[Claim]] = {}
     for claim in claims.values():

@@ -11,14 +11,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from gsb_tui.dra import parsed
+from gsb_tui.dra import parsed, readers
 from gsb_tui.dra.model import Claim, Pod, meta
 from gsb_tui.snapshot import Kind, ObjKey
 
 Owner = tuple[str, str, str]  # (namespace, pod name, pod claim name): a template's claim
-K = TypeVar("K")
 REDO_ABOVE = 256  # changed pods and claims past which resolving everything again is cheaper
 
 
@@ -140,18 +138,10 @@ def _patch(
         if old is not None:
             direct, owned = _names(old)
             for name in direct:
-                _discard(index.naming, name, key)
+                readers.forget(index.naming, name, key)
             for owner in owned:
-                _discard(index.owning, owner, key)
+                readers.forget(index.owning, owner, key)
     _redo(index, pods, claims, by_owner, affected)
-
-
-def _discard(refs: dict[K, set[ObjKey]], name: K, pod: ObjKey) -> None:
-    found = refs.get(name)
-    if found is not None:
-        found.discard(pod)
-        if not found:
-            del refs[name]
 
 
 def _redo(
@@ -165,21 +155,21 @@ def _redo(
     dirty: set[ObjKey] = set()
     for key in keys:
         for claim in index.resolved.pop(key, ()):
-            _discard(index.holding, claim, key)
+            readers.forget(index.holding, claim, key)
             dirty.add(claim)
         pod = pods.get(key)
         if pod is None:
             continue
         direct, owned = _names(pod)
         for name in direct:
-            index.naming.setdefault(name, set()).add(key)
+            readers.note(index.naming, name, key)
         for owner in owned:
-            index.owning.setdefault(owner, set()).add(key)
+            readers.note(index.owning, owner, key)
         found = tuple(c.key for c in resolve_claims(pod, claims, by_owner))
         if found:
             index.resolved[key] = found
             for claim in found:
-                index.holding.setdefault(claim, set()).add(key)
+                readers.note(index.holding, claim, key)
             dirty.update(found)
     if not dirty:
         return

@@ -265,21 +265,11 @@ def _build(snapshot: Snapshot) -> DraView:
     class_list = parsed.parse_kind(snapshot, Kind.CLASSES, parse_class)
     classes = kept("classes", (class_list,), lambda: keyed(class_list, lambda c: c.name))
     claim_list = parsed.parse_kind(snapshot, Kind.CLAIMS, parse_claim)
-    claims = kept(
-        "claims",
-        (claim_list,),
-        lambda: parsed.keyed(Kind.CLAIMS, claim_list) or keyed(claim_list, lambda c: c.key),
-    )
+    claims = derive.by_key(Kind.CLAIMS, claim_list, lambda c: c.key)
     template_list = parsed.parse_kind(snapshot, Kind.TEMPLATES, parse_template)
-    templates = kept(
-        "templates", (template_list,), lambda: keyed(template_list, lambda t: (t.namespace, t.name))
-    )
+    templates = derive.by_key(Kind.TEMPLATES, template_list, lambda t: (t.namespace, t.name))
     pod_list = parsed.parse_kind(snapshot, Kind.PODS, parse_pod)
-    pods = kept(
-        "pods",
-        (pod_list,),
-        lambda: parsed.keyed(Kind.PODS, pod_list) or keyed(pod_list, lambda p: p.key),
-    )
+    pods = derive.by_key(Kind.PODS, pod_list, lambda p: p.key)
     event_list = parsed.parse_kind(snapshot, Kind.EVENTS, parse_event)
     occupancy = derive.occupancy(devices, claims, claim_list)
     rules = parsed.parse_kind(snapshot, Kind.TAINT_RULES, parse_taint_rule)

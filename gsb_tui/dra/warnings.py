@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from gsb_tui.dra import readers
 from gsb_tui.dra.model import Claim, DeviceId, Pod
 from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import KINDS, Kind, ObjKey, Snapshot
@@ -296,7 +297,7 @@ def _redo(kept: _Kept, view: DraView, claims: set[ObjKey], pods: set[ObjKey]) ->
     knows = _knowing(view.snapshot)
     for key in claims:
         for pod_key in kept.claim_reads.pop(key, ()):
-            _forget(kept.readers_of_pod, pod_key, key)
+            readers.forget(kept.readers_of_pod, pod_key, key)
         kept.by_claim.pop(key, None)
         claim = view.claims.get(key)
         if claim is None:
@@ -307,13 +308,13 @@ def _redo(kept: _Kept, view: DraView, claims: set[ObjKey], pods: set[ObjKey]) ->
         if read:
             kept.claim_reads[key] = read
             for pod_key in read:
-                kept.readers_of_pod.setdefault(pod_key, set()).add(key)
+                readers.note(kept.readers_of_pod, pod_key, key)
     for key in pods:
         claims_read, templates_read = kept.pod_reads.pop(key, ([], []))
         for name in claims_read:
-            _forget(kept.readers_of_claim, name, key)
+            readers.forget(kept.readers_of_claim, name, key)
         for name in templates_read:
-            _forget(kept.readers_of_template, name, key)
+            readers.forget(kept.readers_of_template, name, key)
         kept.by_pod.pop(key, None)
         kept.unlisted.discard(key)
         pod = view.pods.get(key)
@@ -327,14 +328,6 @@ def _redo(kept: _Kept, view: DraView, claims: set[ObjKey], pods: set[ObjKey]) ->
         if claims_read or templates_read:
             kept.pod_reads[key] = (claims_read, templates_read)
             for name in claims_read:
-                kept.readers_of_claim.setdefault(name, set()).add(key)
+                readers.note(kept.readers_of_claim, name, key)
             for name in templates_read:
-                kept.readers_of_template.setdefault(name, set()).add(key)
-
-
-def _forget(readers: dict[ObjKey, set[ObjKey]], key: ObjKey, reader: ObjKey) -> None:
-    found = readers.get(key)
-    if found is not None:
-        found.discard(reader)
-        if not found:
-            del readers[key]
+                readers.note(kept.readers_of_template, name, key)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.cluster.rest import RestError
 from gsb_tui.kube.recording import read_changes, snapshot_at
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind
 
@@ -32,7 +34,11 @@ def test_record_then_replay(cluster: ControlPlane, tmp_path: Path, stop: signal.
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C's default in the child, however the test runner was started: a job started
+        # in the background inherits SIGINT ignored, and Python then keeps ignoring it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    name = f"recorded-{stop.name.lower()}"
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -44,7 +50,7 @@ def test_record_then_replay(cluster: ControlPlane, tmp_path: Path, stop: signal.
         rest.create(
             "/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims",
             {
-                "metadata": {"name": "recorded", "namespace": "dra-lab"},
+                "metadata": {"name": name, "namespace": "dra-lab"},
                 "spec": {
                     "devices": {
                         "requests": [
@@ -57,13 +63,19 @@ def test_record_then_replay(cluster: ControlPlane, tmp_path: Path, stop: signal.
         time.sleep(1.0)
     finally:
         proc.send_signal(stop)
-        _, err = proc.communicate(timeout=30)
-        cluster.rest().delete("/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims/recorded")
+        try:
+            _, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+            with contextlib.suppress(RestError):
+                cluster.rest().delete(
+                    f"/apis/resource.k8s.io/v1/namespaces/dra-lab/resourceclaims/{name}"
+                )
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     changes = [c for _, c in read_changes(out)]
     # Optional kinds (DeviceTaintRules, a beta API) are not served by the default cluster.
     assert {c.kind for c in changes if c.type == "SYNCED"} >= set(REQUIRED_KINDS)
     end = snapshot_at(out)
-    assert end.get(Kind.CLAIMS, "dra-lab", "recorded") is not None
+    assert end.get(Kind.CLAIMS, "dra-lab", name) is not None
     assert end.synced

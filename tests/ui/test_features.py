@@ -557,10 +557,8 @@ async def test_a_slice_of_many_devices_is_listed_in_one_line() -> None:
     the UI): past DETAILED_DEVICES_MAX devices the Slices pane lists one line per slice."""
     import copy
 
-    from textual.widgets import Static
-
     from gsb_tui.snapshot import Kind, Snapshot, obj_key
-    from gsb_tui.ui.panes.slices import DETAILED_DEVICES_MAX
+    from gsb_tui.ui.panes.slices import DETAILED_DEVICES_MAX, SliceLines
     from tests.recorded import snap
     from tests.ui.helpers import make_app, wait_until
     from tests.ui.scripted import SnapshotSource
@@ -576,5 +574,9 @@ async def test_a_slice_of_many_devices_is_listed_in_one_line() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.view is not None and len(app.view.devices) == count)
         await pilot.pause()
-        compact = app.dashboard.query(".compact").results(Static)
-        assert [w for w in compact], "the slices pane shows the one-line form"
+        compact = list(app.dashboard.query(".compact").results(SliceLines))
+        assert compact, "the slices pane shows the one-line form"
+        # Drawn line by line (the Line API): the heading, then the slice's one line.
+        assert len(compact[0].lines) == 2
+        assert "dev-" not in compact[0].lines[1].plain  # one line, no device list
+        assert str(compact[0].render_line(1).text).rstrip() != ""

@@ -183,10 +183,11 @@ async def test_an_error_that_retrying_will_not_fix_is_said_as_is() -> None:
 
 
 async def test_many_slices_get_one_line_each() -> None:
-    """Past DETAILED_SLICES_MAX slices the pane lists them one per line (no device tables)."""
+    """Past DETAILED_SLICES_MAX slices the pane lists them one per line (no device tables),
+    drawn line by line (SliceLines, the Line API)."""
     from textual.widgets import Static
 
-    from gsb_tui.ui.panes.slices import DETAILED_SLICES_MAX
+    from gsb_tui.ui.panes.slices import DETAILED_SLICES_MAX, SliceLines
 
     source = ScriptedSource()
     app = make_app(source)
@@ -194,9 +195,9 @@ async def test_many_slices_get_one_line_each() -> None:
     async with app.run_test(size=(140, 40)) as pilot:  # the narrowest wide layout
         source.push(*synced(Kind.SLICES, [resource_slice(n, 2) for n in nodes]))
         await wait_until(pilot, lambda: len(app.dashboard.grid.cells) == 2 * len(nodes))
-        shown = list(app.dashboard.slices.query(".slices-text").results(Static))
+        shown = list(app.dashboard.slices.query(".slices-text").results(SliceLines))
         assert len(shown) == 1
-        lines = str(shown[0].content).splitlines()
+        lines = [line.plain for line in shown[0].lines]
         assert f"{len(nodes)} slices" in lines[0]
         assert len(lines) == 1 + len(nodes)
         for node, line in zip(nodes, lines[1:], strict=True):

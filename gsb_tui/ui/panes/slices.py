@@ -8,11 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from gsb_tui.dra.model import Slice
@@ -21,6 +25,7 @@ from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.features import counter_lines, device_features, slice_where
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
+from gsb_tui.ui.panes.lines import text_segments
 from gsb_tui.words import text
 
 SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices
@@ -75,14 +80,54 @@ def slice_line(view: DraView, s: Slice, lang: str = "en") -> Text:
     return out
 
 
-def slice_list(view: DraView, slices: Sequence[Slice], lang: str) -> Text:
-    out = Text()  # one line per slice however narrow: see `.slices-text.compact` in gsb.tcss
-    out.append(text(lang, "slices-compact", count=len(slices)) + "\n", style="dim italic")
-    for s in slices:
-        out.append_text(slice_line(view, s, lang))
-        out.append("\n")
-    out.rstrip()
-    return out
+def slice_lines(view: DraView, slices: Sequence[Slice], lang: str) -> list[Text]:
+    """The one-line form: a heading, then one line per slice however narrow the pane."""
+    heading = Text(text(lang, "slices-compact", count=len(slices)), style="dim italic")
+    return [heading, *(slice_line(view, s, lang) for s in slices)]
+
+
+class SliceLines(Widget):
+    """The one-line form of many slices, drawn with the Line API: only the lines on screen are
+    drawn (1,250 slices as one Static were a quarter of a second of the first frame at 10,000
+    devices, every line turned into strips, most of them scrolled away)."""
+
+    DEFAULT_CSS = "SliceLines { height: auto; }"
+
+    def __init__(self, lines: list[Text], *, classes: str) -> None:
+        super().__init__(classes=classes)
+        self.lines = lines
+        self._strips: dict[tuple[int, int], Strip] = {}
+        self._base = Style()
+
+    def set_lines(self, lines: list[Text]) -> None:
+        grew = len(lines) != len(self.lines)
+        self.lines = lines
+        self._strips.clear()
+        self.refresh(layout=grew)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style  # walks every ancestor's styles: once per render
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        if not 0 <= y < len(self.lines):
+            return Strip.blank(width, self._base)
+        strip = self._strips.get((y, width))
+        if strip is None:
+            line = self.lines[y].copy()
+            line.truncate(width, overflow="ellipsis")
+            segments = text_segments(self.app.console, line, self._base)
+            strip = Strip(segments).crop_extend(0, width, self._base)
+            self._strips[(y, width)] = strip
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()  # a theme change restyles every line
 
 
 def _names(s: Slice) -> tuple[list[str], list[str]]:
@@ -224,7 +269,7 @@ class SlicesPane(Pane):
         # repaint) leave every key alone, so nothing is rendered or measured again.
         self._keys: list[SliceKey] = []
         self._names: list[str] = []
-        self._widgets: list[Static] = []
+        self._widgets: list[Widget] = []
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -275,11 +320,11 @@ class SlicesPane(Pane):
             keys: list[SliceKey] = [(s, s in view.stale_slices) for s in every]
             if self._names != ["(compact)"]:
                 box.remove_children()
-                compact = Static(slice_list(view, every, self.lang), classes="slices-text compact")
-                self._widgets = [compact]
+                lines = slice_lines(view, every, self.lang)
+                self._widgets = [SliceLines(lines, classes="slices-text compact")]
                 box.mount_all(self._widgets)
-            elif keys != self._keys:
-                self._widgets[0].update(slice_list(view, every, self.lang))
+            elif keys != self._keys and isinstance(self._widgets[0], SliceLines):
+                self._widgets[0].set_lines(slice_lines(view, every, self.lang))
             self._keys, self._names = keys, ["(compact)"]
             return
         keys = [self._slice_key(view, s, wide) for s in every]
@@ -294,7 +339,7 @@ class SlicesPane(Pane):
             box.mount_all(self._widgets)
         else:
             for widget, s, key, old in zip(self._widgets, every, keys, self._keys, strict=True):
-                if key != old:
+                if key != old and isinstance(widget, Static):
                     widget.update(Group(*slice_parts(view, s, self.lang, wide)))
         self._keys, self._names = keys, names
 
