@@ -1,12 +1,13 @@
 """Where one repaint goes at scale: the real App headless over a recording, one claim changed
 at a time; prints the median of each part (figures, not pass/fail).
 
-    .venv/bin/python bench/repaint_split.py RECORDING [--changes 15] [--size 160x48]
+    .venv/bin/python bench/repaint_split.py RECORDING [--changes 15] [--size 160x48] [--come-go]
 
 The recording is replayed as fast as it goes; then, per change, a copy of a claim with a new
-resourceVersion goes into the Store and the parts are timed: build_view, find_warnings, each
-pane's show, and show → the frame Textual writes (`_display`). A 10,000-device recording comes
-from bench/scale_hold.py --record.
+resourceVersion goes into the Store (`--come-go`: a new claim with no pod is created, then
+deleted, in turn: what bench/run.sh --scale writes at 100 events/s) and the parts are timed:
+build_view, find_warnings, each pane's show, and show → the frame Textual writes (`_display`).
+A 10,000-device recording comes from bench/scale_hold.py --record.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness import NO_LAB_DIR
+from harness import NO_LAB_DIR, claim_body
 
 from gsb_tui.dra.view import build_view
 from gsb_tui.dra.warnings import find_warnings
@@ -56,7 +57,19 @@ def _timed(parts: dict[str, list[float]], name: str, fn: Callable[..., Any]) -> 
     return wrapper
 
 
-async def measure(recording: Path, changes: int, size: tuple[int, int]) -> dict[str, list[float]]:
+def _change(claims: list[dict[str, Any]], i: int, come_go: bool) -> Change:
+    if not come_go:
+        claim = copy.deepcopy(claims[i * 7 % len(claims)])
+        claim["metadata"]["resourceVersion"] = f"probe-{i}"
+        return Change(Kind.CLAIMS, "MODIFIED", obj=claim)
+    body = claim_body(f"0probe-{i // 2:04d}")
+    body["metadata"].update(uid=f"probe-{i // 2}", resourceVersion=f"probe-{i}")
+    return Change(Kind.CLAIMS, "ADDED" if i % 2 == 0 else "DELETED", obj=body)
+
+
+async def measure(
+    recording: Path, changes: int, size: tuple[int, int], come_go: bool = False
+) -> dict[str, list[float]]:
     app = ProbeApp(recording)
     parts: dict[str, list[float]] = defaultdict(list)
     async with app.run_test(size=size, headless=True):
@@ -69,9 +82,7 @@ async def measure(recording: Path, changes: int, size: tuple[int, int]) -> dict[
             setattr(pane, method, _timed(parts, f"pane {attr}", getattr(pane, method)))
         claims = list(app.store.snapshot().items(Kind.CLAIMS))
         for i in range(changes):
-            claim = copy.deepcopy(claims[i * 7 % len(claims)])
-            claim["metadata"]["resourceVersion"] = f"probe-{i}"
-            app.store.apply(Change(Kind.CLAIMS, "MODIFIED", obj=claim))
+            app.store.apply(_change(claims, i, come_go))
             started = time.perf_counter()
             view = build_view(app.store.snapshot())
             built = time.perf_counter()
@@ -102,9 +113,10 @@ def main() -> None:
     parser.add_argument("recording", type=Path)
     parser.add_argument("--changes", type=int, default=15)
     parser.add_argument("--size", default="160x48")
+    parser.add_argument("--come-go", action="store_true", help="claims created and deleted")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
-    parts = asyncio.run(measure(args.recording, args.changes, (width, height)))
+    parts = asyncio.run(measure(args.recording, args.changes, (width, height), args.come_go))
     for name, values in parts.items():
         print(f"repaint_{name.replace(' ', '_')}_ms {statistics.median(values):.1f} ms")
 
