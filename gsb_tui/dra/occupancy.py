@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from gsb_tui.dra import parsed
 from gsb_tui.dra.model import Claim, Device, DeviceId
 
 OccupancyStatus = Literal["free", "allocated", "reserved", "shared"]
@@ -123,8 +124,7 @@ def patch_occupancy(
     itself when they name none; None when too many claims changed (compute it whole). Claims
     are compared by identity: parsed views are reused while their raw object is (dra/parsed.py)."""
     if changed is None:  # the caller does not know which claims changed: compare them all
-        changed = {k for k, c in claims.items() if old_claims.get(k) is not c}
-        changed.update(k for k in old_claims if k not in claims)
+        changed = parsed.differing(old_claims, claims)
     if len(changed) > PATCH_LIMIT:
         return None
     touched: set[DeviceId] = set()

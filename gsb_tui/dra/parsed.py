@@ -85,8 +85,11 @@ def changed_since(
     """Keys whose object differs between `old` (made from the parses `before`) and `new`
     (from `after`): from parse_kind's last step when it is that step, else compared whole."""
     keys = changes(kind, before, after)
-    if keys is not None:
-        return set(keys)
+    return set(keys) if keys is not None else differing(old, new)
+
+
+def differing(old: Mapping[ObjKey, object], new: Mapping[ObjKey, object]) -> set[ObjKey]:
+    """Keys whose object is not the very same one in both (added and removed ones too)."""
     out = {k for k, v in new.items() if old.get(k) is not v}
     out.update(k for k in old if k not in new)
     return out

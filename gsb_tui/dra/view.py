@@ -213,6 +213,18 @@ class DraView:
             if e.reason == reason and (not e.object_uid or not pod.uid or e.object_uid == pod.uid)
         )
 
+    def several_pools(self) -> bool:
+        """Devices come from more than one pool (then names say the pool too)."""
+        devices = self.devices
+        return derive.kept(
+            "several-pools", (devices,), lambda: len({d.id.pool for d in devices}) > 1
+        )
+
+    def claim_namespaces(self) -> frozenset[str]:
+        """The namespaces claims are in."""
+        claims = self.claims
+        return derive.kept("claim-namespaces", (claims,), lambda: frozenset(ns for ns, _ in claims))
+
     def drivers(self) -> tuple[str, ...]:
         """Drivers publishing devices in the current slices, sorted."""
         return tuple(sorted({s.driver for s in self.slices if s.devices and s.driver}))

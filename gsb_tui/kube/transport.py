@@ -212,11 +212,22 @@ class NativeTransport:
             else:
                 self.headers.pop("Authorization", None)
 
+    async def _fresh_credential(self) -> None:
+        """Before a request: the exec plugin's credential, run again when missing or expired."""
+        if self.exec_spec and (self.credential is None or self.credential.expired()):
+            await self._ensure_credential()
+
+    def _answered(self, status: int) -> None:
+        """After a request: as kubectl, a refused exec credential is asked for again (not more
+        often than EXEC_RETRY_S)."""
+        refused = status == 401 and self.exec_spec
+        if refused and time.monotonic() - self._credential_at >= EXEC_RETRY_S:
+            self.credential = None
+
     async def get(
         self, path: str, query: Mapping[str, Any], connect: float, read: float
     ) -> aiohttp.ClientResponse:
-        if self.exec_spec and (self.credential is None or self.credential.expired()):
-            await self._ensure_credential()
+        await self._fresh_credential()
         import aiohttp
 
         if self.session is None:
@@ -230,12 +241,7 @@ class NativeTransport:
             timeout=timeout,
             server_hostname=self.server_name,
         )
-        if (
-            resp.status == 401
-            and self.exec_spec
-            and time.monotonic() - self._credential_at >= EXEC_RETRY_S
-        ):
-            self.credential = None  # as kubectl: a refused credential is asked for again
+        self._answered(resp.status)
         return resp
 
     async def fetch(
@@ -245,18 +251,12 @@ class NativeTransport:
         API server's ~4 KiB records one by one in Python (0.47 s of CPU for 19 MB of pods,
         measured); http.client reads them in C without the GIL (0.11 s). Raises OSError,
         TimeoutError or http.client.HTTPException; a body over `limit` comes back as None."""
-        if self.exec_spec and (self.credential is None or self.credential.expired()):
-            await self._ensure_credential()
+        await self._fresh_credential()
         target = f"{self.base_path}{path}?{urlencode({k: str(v) for k, v in query.items()})}"
         got = await in_daemon_thread(
             lambda cancel: self._fetch(target, dict(self.headers), connect, read, limit, cancel)
         )
-        if (
-            got.status == 401
-            and self.exec_spec
-            and time.monotonic() - self._credential_at >= EXEC_RETRY_S
-        ):
-            self.credential = None  # as in get()
+        self._answered(got.status)
         return got
 
     def _fetch(

@@ -256,7 +256,7 @@ def _outcome_groups(
         "class": Group("✗", text(lang, "group.class"), "dim"),
         "selectors": Group("✗", text(lang, "group.selectors"), "dim"),
     }
-    several_pools = len({d.id.pool for d in view.devices}) > 1  # once, not once per device
+    several_pools = view.several_pools()  # once, not once per device
     for device in view.devices:
         outcome = preview.outcomes.get(device.id)
         if outcome is None:

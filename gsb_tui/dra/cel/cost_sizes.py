@@ -241,22 +241,20 @@ def _kubernetes_estimate(
     return None
 
 
+def _replacements(size: int, old_len: int, no_growth: bool) -> tuple[int, int]:
+    """(how many replacements, how much of the string is kept) at one bound of Kubernetes'
+    estimate: `old_len` the shortest `old` for the longest result, the longest for the
+    shortest; `no_growth` when `new` is no longer than `old` at that bound."""
+    if old_len == 0:
+        return (size + 1 if size < _U64 else size), size
+    if no_growth:
+        return 0, size
+    return math.ceil(float(size) / float(old_len)), 0
+
+
 def _replace(sz: Est, old: Est, new: Est) -> tuple[Est, Est]:
     """Kubernetes' estimate of `s.replace(old, new)`: the longest and shortest results."""
-    count_max = retained_max = count_min = retained_min = 0
-    if old.min == 0:
-        count_max = sz.max + 1 if sz.max < _U64 else sz.max
-        retained_max = sz.max
-    elif new.max <= old.min:
-        retained_max = sz.max
-    else:
-        count_max = math.ceil(float(sz.max) / float(old.min))
-    if old.max == 0:
-        count_min = sz.min + 1 if sz.min < _U64 else sz.min
-        retained_min = sz.min
-    elif old.max <= new.min:
-        retained_min = sz.min
-    else:
-        count_min = math.ceil(float(sz.min) / float(old.max))
+    count_max, retained_max = _replacements(sz.max, old.min, new.max <= old.min)
+    count_min, retained_min = _replacements(sz.min, old.max, old.max <= new.min)
     result = Est(count_min, min(count_max, _U64)).multiply(new).add(Est(retained_min, retained_max))
     return sz.factor(2 * _STRING_TRAVERSAL), result

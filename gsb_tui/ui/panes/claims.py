@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
-from gsb_tui.dra.model import Claim, Device
+from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
@@ -45,23 +45,6 @@ def claim_row(
         waiting = [p.name for p in view.pods_of_claim(claim)]
         consumers = [text(lang, "waiting-pod", pod=name) for name in waiting]
     return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
-
-
-# Asked on every fill: kept while the devices (or claims) are the very same objects.
-_POOLS: list[tuple[object, bool]] = []
-_NAMESPACES: list[tuple[object, frozenset[str]]] = []
-
-
-def _several_pools(devices: tuple[Device, ...]) -> bool:
-    if not _POOLS or _POOLS[0][0] is not devices:
-        _POOLS[:] = [(devices, len({d.id.pool for d in devices}) > 1)]
-    return _POOLS[0][1]
-
-
-def _namespaces(claims: Mapping[ClaimKey, Claim]) -> frozenset[str]:
-    if not _NAMESPACES or _NAMESPACES[0][0] is not claims:
-        _NAMESPACES[:] = [(claims, frozenset(ns for ns, _ in claims))]
-    return _NAMESPACES[0][1]
 
 
 def _cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
@@ -168,8 +151,8 @@ class ClaimsPane(Pane):
         view = self.view
         if view is None:
             return
-        show_pool = _several_pools(view.devices)
-        namespaces = _namespaces(view.claims)
+        show_pool = view.several_pools()
+        namespaces = view.claim_namespaces()
         # Narrow and one namespace: say the namespace once, in the title, not on every row.
         self.short_names = self.size.width < SHORT_NAMES_BELOW and len(namespaces) == 1
         base = text(self.lang, "claims")

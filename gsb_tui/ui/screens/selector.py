@@ -294,5 +294,5 @@ class SelectorScreen(ModalScreen[None]):
         summary.update(Text(trial_summary(trial, view, self.lang), style=style))
         error.update(error_text(trial, self.lang) if trial.error else "")
         error.display = bool(trial.error)
-        show_pool = len({d.id.pool for d in view.devices}) > 1
+        show_pool = view.several_pools()
         devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")
