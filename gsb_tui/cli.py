@@ -236,6 +236,7 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
         from gsb_tui.kube.live import LiveSource
 
         source = LiveSource(_target(args))
+        source.begin_lists()  # on their way while Textual imports and starts
     from gsb_tui.ui.run import run_dashboard as run_ui
 
     code = run_ui(source, args.lab_dir, lang)

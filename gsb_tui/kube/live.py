@@ -7,10 +7,16 @@ import contextlib
 from collections.abc import Iterable
 
 from gsb_tui.kube.config import KubeconfigError, Resolved, Target, resolve
-from gsb_tui.kube.reflector import POLL_NODES_ABOVE, Reflector
+from gsb_tui.kube.reflector import (
+    CONNECT_TIMEOUT,
+    MAX_PAGE_BYTES,
+    PAGE_READ_TIMEOUT,
+    POLL_NODES_ABOVE,
+    Reflector,
+)
 from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
-from gsb_tui.kube.transport import Transport, make_transport
+from gsb_tui.kube.transport import NativeTransport, Transport, make_transport
 from gsb_tui.snapshot import KINDS, Kind, KindState
 from gsb_tui.words import t
 
@@ -29,6 +35,7 @@ class LiveSource:
         self.resolved: Resolved | None = None
         self.config_error = ""
         self.reflectors: dict[Kind, Reflector] = {}
+        self._early_api: NativeTransport | None = None  # begin_lists: run() goes on with it
         try:
             self.resolved = resolve(target)
             self.info = SourceInfo(
@@ -41,12 +48,45 @@ class LiveSource:
             self.config_error = exc.text
             self.info = SourceInfo(context="-", server="-", namespace=target.namespace)
 
+    def _reflectors(self, api: Transport, emit: Emit) -> dict[Kind, Reflector]:
+        return {
+            kind: Reflector(
+                api,
+                KINDS[kind],
+                emit,
+                namespace=self.target.namespace,
+                all_namespaces_first=kind in WIDE_KINDS,
+                poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
+                watching=self.watching,
+            )
+            for kind in self.kinds
+        }
+
+    def begin_lists(self) -> None:
+        """Ask for each kind's first list page now, before the event loop and the UI exist
+        (transport.NativeTransport.begin); run() takes the answers. Nothing happens when the
+        kubeconfig needs an exec plugin or an auth provider, or cannot be used: run() meets
+        that and says it as before."""
+        if self.resolved is None or not NativeTransport.supports(self.resolved):
+            return
+        try:
+            api = NativeTransport(self.resolved)
+        except KubeconfigError:
+            return
+        if api.exec_spec:
+            return
+        reflectors = self._reflectors(api, lambda _change: None)
+        pages = [reflector.first_page() for reflector in reflectors.values()]
+        api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES)
+        self._early_api = api
+
     def _all(self, emit: Emit, phase: str, message: str) -> None:
         for kind in self.kinds:
             emit(Change(kind, "STATE", state=KindState(phase=phase, message=message)))  # type: ignore[arg-type]
 
     async def run(self, emit: Emit) -> None:
-        api: Transport | None = None
+        api: Transport | None = self._early_api
+        self._early_api = None
         # A missing or broken kubeconfig may be fixed while we wait: keep trying.
         while api is None:
             try:
@@ -69,18 +109,7 @@ class LiveSource:
                 await asyncio.sleep(CONFIG_RETRY_S)
         self.config_error = ""
         try:
-            self.reflectors = {
-                kind: Reflector(
-                    api,
-                    KINDS[kind],
-                    emit,
-                    namespace=self.target.namespace,
-                    all_namespaces_first=kind in WIDE_KINDS,
-                    poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
-                    watching=self.watching,
-                )
-                for kind in self.kinds
-            }
+            self.reflectors = self._reflectors(api, emit)
             async with asyncio.TaskGroup() as group:
                 for reflector in self.reflectors.values():
                     group.create_task(reflector.run())

@@ -11,19 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
-import http.client
 import ipaddress
 import os
 import re
-import socket
 import ssl
 import tempfile
-import threading
 import time
-import zlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlencode, urlsplit
@@ -31,12 +25,14 @@ from urllib.parse import urlencode, urlsplit
 from gsb_tui.bounded import MIB, Refused, read_capped
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
+from gsb_tui.kube.pages import Address, Begun, Closer, Fetched, in_daemon_thread, read_page
 from gsb_tui.words import Text, t
 
 T = TypeVar("T")
 if TYPE_CHECKING:  # imported on the first watch: ~0.3 s that lists and `check` do without
     import aiohttp
 
+Headers = dict[str, str]
 MATERIAL_LIMIT = MIB  # a certificate, key or token file
 EXEC_RETRY_S = 5.0  # a failed or refused plugin credential is not asked for again sooner
 _SSL_WHERE = re.compile(r"\s*\(_ssl\.c:\d+\)")
@@ -147,6 +143,7 @@ class NativeTransport:
         self.ssl = self._ssl(self.cluster, cert, key)
         self.server_name = self.cluster.get("tls-server-name") or None
         self.session: aiohttp.ClientSession | None = None
+        self._early = Begun()  # GETs begun before the event loop existed (begin)
 
     @staticmethod
     def supports(resolved: Resolved) -> bool:
@@ -244,104 +241,57 @@ class NativeTransport:
         self._answered(resp.status)
         return resp
 
-    async def fetch(
-        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
-    ) -> Fetched:
-        """GET a whole body in a thread of its own: the list pages. asyncio's TLS reads the
-        API server's ~4 KiB records one by one in Python (0.47 s of CPU for 19 MB of pods,
-        measured); http.client reads them in C without the GIL (0.11 s). Raises OSError,
-        TimeoutError or http.client.HTTPException; a body over `limit` comes back as None."""
-        await self._fresh_credential()
-        target = f"{self.base_path}{path}?{urlencode({k: str(v) for k, v in query.items()})}"
-        got = await in_daemon_thread(
-            lambda cancel: self._fetch(target, dict(self.headers), connect, read, limit, cancel)
-        )
-        self._answered(got.status)
-        return got
+    def _target(self, path: str, query: Mapping[str, Any]) -> str:
+        return f"{self.base_path}{path}?{urlencode({k: str(v) for k, v in query.items()})}"
 
-    def _fetch(
+    @property
+    def address(self) -> Address:
+        return Address(self.server, self.ssl, self.server_name)
+
+    def begin(
         self,
-        target: str,
-        headers: dict[str, str],
+        requests: Iterable[tuple[str, Mapping[str, Any]]],
         connect: float,
         read: float,
         limit: int,
-        cancel: list[Callable[[], None]],
+    ) -> None:
+        """Start these GETs now, each in a daemon thread, with no event loop yet: the first
+        list pages are on their way while the rest of gsb-tui imports and Textual starts.
+        fetch() of the same path and query takes the answer, once. Not with an exec plugin,
+        whose credential is asked for in the event loop."""
+        if self.exec_spec:
+            return
+        address = self.address
+        for path, query in requests:
+            target, headers = self._target(path, query), dict(self.headers)
+
+            def work(cancel: list[Closer], target: str = target, headers: Headers = headers) -> Any:
+                return read_page(address, target, headers, connect, read, limit, cancel)
+
+            self._early.start(target, work)
+
+    async def fetch(
+        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
     ) -> Fetched:
-        url = urlsplit(self.server)
-        host, secure = url.hostname or "", url.scheme == "https"
-        port = url.port or (443 if secure else 80)
-        # Over loopback headers say identity (see __init__); elsewhere gzip, inflated here.
-        headers.setdefault("Accept-Encoding", "gzip")
-        open_socket = [socket.create_connection((host, port), timeout=connect)]
-        conn = http.client.HTTPConnection(host, port)
-        cancel.append(lambda: open_socket[-1].close())  # ends a blocked read at once
-        try:
-            if secure:
-                name = self.server_name or host
-                open_socket.append(self.ssl.wrap_socket(open_socket[0], server_hostname=name))
-            open_socket[-1].settimeout(read)
-            conn.sock = open_socket[-1]
-            conn.request("GET", target, headers=headers)
-            resp = conn.getresponse()
-            body: bytes | None = resp.read(limit + 1)
-            if (
-                body is not None
-                and len(body) <= limit
-                and resp.getheader("Content-Encoding") == "gzip"
-            ):
-                inflate = zlib.decompressobj(wbits=31)
-                body = inflate.decompress(body, limit + 1)  # bounded: a gzip bomb stops here
-                body = None if inflate.unconsumed_tail else body
-            if body is not None and len(body) > limit:
-                body = None
-            content_type = (resp.getheader("Content-Type") or "").split(";")[0].strip()
-            return Fetched(resp.status, resp.reason, content_type, body)
-        finally:
-            conn.close()
-            for sock in open_socket:
-                sock.close()
+        """A whole list page read in a thread of its own (kube/pages.py). Raises OSError,
+        TimeoutError or http.client.HTTPException; a body over `limit` comes back as None."""
+        target = self._target(path, query)
+        early = self._early.take(target)
+        if early is not None:
+            got: Fetched = await early
+        else:
+            await self._fresh_credential()
+            headers, address = dict(self.headers), self.address
+            got = await in_daemon_thread(
+                lambda cancel: read_page(address, target, headers, connect, read, limit, cancel)
+            )
+        self._answered(got.status)
+        return got
 
     async def close(self) -> None:
+        self._early.close()  # begun, never taken
         if self.session is not None:
             await self.session.close()
-
-
-@dataclass(frozen=True)
-class Fetched:
-    status: int
-    reason: str
-    content_type: str
-    body: bytes | None  # None: longer than the caller's limit
-
-
-async def in_daemon_thread(work: Callable[[list[Callable[[], None]]], T]) -> T:
-    """Run work in a daemon thread (a blocked read never holds up the exit, as the default
-    executor's threads would); cancelling the caller runs the closers work registered."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-    closers: list[Callable[[], None]] = []
-
-    def settle(ok: bool, value: Any) -> None:
-        if not done.done():
-            done.set_result(value) if ok else done.set_exception(value)
-
-    def run() -> None:
-        try:
-            result: tuple[bool, Any] = (True, work(closers))
-        except BaseException as exc:  # handed to the awaiting task
-            result = (False, exc)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(settle, *result)
-
-    threading.Thread(target=run, name="gsb-tui list", daemon=True).start()
-    try:
-        return await done
-    except asyncio.CancelledError:
-        for close in closers:
-            with contextlib.suppress(OSError):
-                close()
-        raise
 
 
 class ClientTransport:

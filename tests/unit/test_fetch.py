@@ -6,16 +6,18 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from gsb_tui.kube.config import Target, resolve
+from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.reflector import Reflector
 from gsb_tui.kube.transport import NativeTransport
 from gsb_tui.snapshot import KINDS, Kind
@@ -113,3 +115,104 @@ def test_a_failing_fetch_falls_back_to_aiohttp(tmp_path: Path, server: str) -> N
 
     assert asyncio.run(listed()) == "7"
     assert [len(c.items) for c in changes if c.type == "SYNCED"] == [1]
+
+
+class _Counting(_Handler):
+    seen: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        type(self).seen.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture
+def counting() -> Iterator[tuple[str, list[str]]]:
+    _Counting.seen = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", _Counting.seen
+    httpd.shutdown()
+
+
+def test_a_page_begun_early_is_taken_once(tmp_path: Path, counting: tuple[str, list[str]]) -> None:
+    server, seen = counting
+    api = _transport(tmp_path, server)
+    api.begin([("/api/v1/pods", {"limit": 5})], 5, 5, 1 << 20)  # no event loop yet
+
+    async def twice() -> list[Any]:
+        first = await api.fetch("/api/v1/pods", {"limit": 5}, 5, 5, 1 << 20)
+        asked = len(seen)
+        second = await api.fetch("/api/v1/pods", {"limit": 5}, 5, 5, 1 << 20)
+        other = await api.fetch("/api/v1/pods", {"limit": 6}, 5, 5, 1 << 20)
+        await api.close()
+        return [first.body, asked, second.body, other.body]
+
+    first, asked, second, other = asyncio.run(twice())
+    assert first == second == other == BODY.encode()
+    assert asked == 1  # the early answer; no second request for it
+    assert seen == ["/api/v1/pods?limit=5", "/api/v1/pods?limit=5", "/api/v1/pods?limit=6"]
+
+
+def test_an_early_page_that_failed_fails_the_fetch_as_a_late_one_would(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    api = _transport(tmp_path, f"http://127.0.0.1:{port}")
+    api.begin([("/api/v1/nodes", {"limit": 500})], 5, 5, 1 << 20)
+    with pytest.raises(ConnectionRefusedError):
+        asyncio.run(api.fetch("/api/v1/nodes", {"limit": 500}, 5, 5, 1 << 20))
+
+
+def test_an_early_page_nobody_took_is_closed_quietly(
+    tmp_path: Path, server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api = _transport(tmp_path, server)
+    api.begin([("/stall", {})], 5, 30, 1 << 20)  # blocked in its read
+    time.sleep(0.2)
+    started = time.monotonic()
+    asyncio.run(api.close())
+    time.sleep(0.2)  # the thread sees its socket closed and ends
+    assert time.monotonic() - started < 1.0
+    assert capsys.readouterr().err == ""  # no thread traceback on the terminal
+
+
+def test_exec_plugins_and_unusable_kubeconfigs_begin_nothing(tmp_path: Path, server: str) -> None:
+    config = {
+        "apiVersion": "v1",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
+        "users": [
+            {"name": "u", "user": {"exec": {"command": "true", "apiVersion": "x/v1"}}},
+        ],
+        "current-context": "x",
+    }
+    path = tmp_path / "config"
+    path.write_text(json.dumps(config))
+    plugin = LiveSource(Target(kubeconfig=path))
+    plugin.begin_lists()
+    assert plugin._early_api is None  # the plugin runs in the event loop, as before
+    missing = LiveSource(Target(kubeconfig=tmp_path / "none"))
+    missing.begin_lists()
+    assert missing._early_api is None and missing.config_error
+
+
+def test_the_dashboard_asks_every_kind_early_with_the_reflectors_queries(
+    tmp_path: Path, counting: tuple[str, list[str]]
+) -> None:
+    server, _seen = counting
+    api = _transport(tmp_path, server)
+    config = tmp_path / "config"
+    source = LiveSource(Target(kubeconfig=config, namespace="lab"))
+    source.begin_lists()
+    assert source._early_api is not None
+    early = set(source._early_api._early._answers)
+    wanted = set()
+    for reflector in source._reflectors(api, lambda _c: None).values():
+        path, query = reflector.first_page()
+        wanted.add(api._target(path, query))
+    assert early == wanted and len(early) == len(Kind)
+    assert "/api/v1/namespaces/lab/events?limit=5000&resourceVersion=0" in early
+    assert "/apis/resource.k8s.io/v1/resourceclaims?limit=500&resourceVersion=0" in early
+    asyncio.run(source._early_api.close())
