@@ -235,7 +235,7 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
     else:
         from gsb_tui.kube.live import LiveSource
 
-        source = LiveSource(_target(args))
+        source = LiveSource(_target(args), hold_first_watches=True)
         source.begin_lists()  # on their way while Textual imports and starts
     from gsb_tui.ui.run import run_dashboard as run_ui
 

@@ -23,14 +23,26 @@ from gsb_tui.words import t
 # Kinds read across namespaces when RBAC allows (a device held in another namespace is not free).
 WIDE_KINDS = frozenset({Kind.CLAIMS})
 CONFIG_RETRY_S = 5.0
+# hold_first_watches: the watches wait at most this long for the first frame (drawn()).
+WATCH_HOLD_S = 3.0
 
 
 class LiveSource:
     def __init__(
-        self, target: Target, kinds: Iterable[Kind] = tuple(Kind), watching: bool = True
+        self,
+        target: Target,
+        kinds: Iterable[Kind] = tuple(Kind),
+        watching: bool = True,
+        hold_first_watches: bool = False,
     ) -> None:
         self.target = target
         self.watching = watching  # False: each kind is listed once (the one-shot commands)
+        # True (the dashboard): each kind's first watch waits until drawn() says the first
+        # frame with every list is on screen, at most WATCH_HOLD_S. Starting eight watches
+        # (and importing aiohttp for them, ~0.1 s) is work the first frame need not wait
+        # for; the watches go on from the lists' resourceVersions, so nothing is missed.
+        self.hold_first_watches = hold_first_watches
+        self._drawn: asyncio.Event | None = None
         self.kinds = tuple(kinds)
         self.resolved: Resolved | None = None
         self.config_error = ""
@@ -58,9 +70,24 @@ class LiveSource:
                 all_namespaces_first=kind in WIDE_KINDS,
                 poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
                 watching=self.watching,
+                before_first_watch=self._until_drawn if self.hold_first_watches else None,
             )
             for kind in self.kinds
         }
+
+    def drawn(self) -> None:
+        """The first frame showing every kind's list is on screen (the App says so)."""
+        self.hold_first_watches = False
+        if self._drawn is not None:
+            self._drawn.set()
+
+    async def _until_drawn(self) -> None:
+        if not self.hold_first_watches:
+            return
+        if self._drawn is None:
+            self._drawn = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drawn.wait(), WATCH_HOLD_S)
 
     def begin_lists(self) -> None:
         """Ask for each kind's first list page now, before the event loop and the UI exist

@@ -18,7 +18,7 @@ import os
 import random
 import re
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -104,6 +104,7 @@ class Reflector:
         poll_above: int | None = None,
         poll_every: float = POLL_NODES_S,
         watching: bool = True,
+        before_first_watch: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.api = api
         self.info = info
@@ -119,6 +120,7 @@ class Reflector:
         self.all_namespaces = all_namespaces_first
         self.relists = 0
         self.page_size = PAGE_OF.get(info.kind, LIST_PAGE)
+        self.before_first_watch = before_first_watch  # awaited once, after the first list
 
     @property
     def scope(self) -> str:
@@ -306,6 +308,9 @@ class Reflector:
                 attempts = 0
                 if not self.watching:  # a one-shot read: the list is all that is wanted
                     await asyncio.Event().wait()
+                hold, self.before_first_watch = self.before_first_watch, None
+                if hold is not None:
+                    await hold()
                 while not self.polling:
                     rv = await self.watch(rv)
                 await asyncio.sleep(self.poll_every)

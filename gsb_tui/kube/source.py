@@ -39,6 +39,10 @@ class ChangeSource(Protocol):
         """Emit changes until cancelled. Never raises for cluster trouble: it emits STATE."""
         ...
 
+    def drawn(self) -> None:
+        """The App's first frame with every kind listed is on screen."""
+        ...
+
 
 class ReplaySource:
     """Plays a recording through the same pipeline as a live cluster (the --demo mode).
@@ -57,6 +61,9 @@ class ReplaySource:
         self.mark_pause = mark_pause  # extra seconds to hold each MARK (a lab step) on screen
         self.stats = ReadStats()  # of the pass under way (or the last one)
         self.info = SourceInfo(context="demo", server=str(path), namespace="dra-lab", live=False)
+
+    def drawn(self) -> None:
+        pass  # a recording has nothing to hold back
 
     async def run(self, emit: Emit) -> None:
         while True:

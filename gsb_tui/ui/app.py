@@ -35,7 +35,7 @@ from gsb_tui.ui.messages import (
     StoreChanged,
     VerdictsReady,
 )
-from gsb_tui.ui.pacing import GC_HOLD_MAX_S, ChangeFilter, FirstLists, GcHold
+from gsb_tui.ui.pacing import GC_HOLD_MAX_S, AfterFrame, ChangeFilter, FirstLists, GcHold
 from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
 from gsb_tui.ui.run import write_crash_log  # with run_dashboard, which prints its line
 from gsb_tui.ui.screens.dashboard import DashboardScreen
@@ -122,6 +122,7 @@ class GsbApp(App[int]):
         self.gc_hold = GcHold()
         self.first_lists = FirstLists()
         self._hold_timer: Timer | None = None
+        self.after_frame = AfterFrame(self.set_timer)  # jobs that wait for a frame written
         self.dashboard = DashboardScreen(source.info, lang)
 
     def get_default_screen(self) -> Screen[Any]:
@@ -249,11 +250,13 @@ class GsbApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, SelectorScreen):
                 screen.show_view(view)
-        # After the frame: the checks' thread would compete for the GIL while it is composed.
-        self.call_after_refresh(self._evaluate_lab, view)
-        self._load_cel()  # after the first frame with data, not on the way to it
+        # After the frame: the checks' and the CEL library's threads would compete for the
+        # GIL while it is composed, and so would the source's first watches.
+        self.after_frame.add("lab", lambda: self._evaluate_lab(view))
+        self.after_frame.add("cel", self._load_cel)
         if not self.gc_hold.frozen and view.snapshot.synced:
-            self.call_after_refresh(self.gc_hold.release)  # see pacing.GcHold
+            self.after_frame.add("gc", self.gc_hold.release)  # see pacing.GcHold
+            self.after_frame.add("drawn", self.source.drawn)  # e.g. LiveSource's first watches
 
     def on_unmount(self) -> None:
         self.gc_hold.release(freeze=False)  # ended before its lists: the collector back on
@@ -343,6 +346,8 @@ class GsbApp(App[int]):
         if self._frame_pending:
             self._frame_pending = False
             self.paint_cost = time.monotonic() - self._last_paint
+        if self.after_frame.jobs:
+            self.call_later(self.after_frame.run)
         if self.frame_hook is not None:
             self.frame_hook(self.painted_revision)
 

@@ -12,9 +12,9 @@ re-list that says the same is dropped here too.
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, KindState, Obj
@@ -25,6 +25,7 @@ from gsb_tui.snapshot import Kind, KindState, Obj
 HOLD_OBJECTS = 1000
 FIRST_LISTS_HOLD_S = 5.0
 GC_HOLD_MAX_S = 60.0  # the collector waits for the first synced frame at most this long
+AFTER_FRAME_WAIT_S = 0.5  # App._after_frame: a repaint that wrote no frame runs its jobs then
 # Phases whose words do not carry the attempt count (base.kind_notice, header.phase_text): a
 # retry of a forbidden or unserved API that fails the same way again says nothing new.
 SAME_WORDS_PHASES = frozenset({"not-served", "forbidden"})
@@ -159,3 +160,34 @@ class FirstLists:
         """Seconds until the hold ends whatever the lists do."""
         since = now if self.since is None else self.since
         return max(0.0, FIRST_LISTS_HOLD_S - (now - since))
+
+
+class AfterFrame:
+    """Jobs that wait for the frame of the repaint that asked for them (the App runs them
+    from its `_display`), the latest job of each name. Textual's call_after_refresh ran such
+    jobs before the frame was composed: at 10,000 devices the first watches, the lab checks'
+    thread and the CEL library's then held the first complete frame back by ~0.6 s
+    (measured). A repaint that changes nothing on screen writes no frame: its jobs run after
+    AFTER_FRAME_WAIT_S."""
+
+    def __init__(self, set_timer: Callable[[float, Callable[[], None]], Stoppable]) -> None:
+        self._set_timer = set_timer
+        self.jobs: dict[str, Callable[[], object]] = {}
+        self._timer: Stoppable | None = None
+
+    def add(self, name: str, job: Callable[[], object]) -> None:
+        self.jobs[name] = job
+        if self._timer is None:
+            self._timer = self._set_timer(AFTER_FRAME_WAIT_S, self.run)
+
+    def run(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        jobs, self.jobs = self.jobs, {}
+        for job in jobs.values():
+            job()
+
+
+class Stoppable(Protocol):
+    def stop(self) -> None: ...

@@ -27,6 +27,10 @@ class ScriptedSource:
         self.queue: asyncio.Queue[Change] = asyncio.Queue()
         self.fail = fail
         self.runs = 0
+        self.drawn_calls = 0
+
+    def drawn(self) -> None:
+        self.drawn_calls += 1
 
     def push(self, *changes: Change) -> None:
         for change in changes:
@@ -145,6 +149,9 @@ class SnapshotSource:
         self.info = SourceInfo(
             context="lab", server="https://127.0.0.1:6443", namespace=NAMESPACE, live=True
         )
+
+    def drawn(self) -> None:
+        pass
 
     async def run(self, emit: Emit) -> None:
         for kind in Kind:

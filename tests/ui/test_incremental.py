@@ -5,7 +5,9 @@ App tells a frame hook which store revision reached the screen."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
+from typing import Any
 
 from textual.widgets import Static
 
@@ -13,6 +15,8 @@ from gsb_tui.dra.model import DeviceId
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.app import COST_FACTOR
+from gsb_tui.ui.pacing import AFTER_FRAME_WAIT_S
+from gsb_tui.words import text
 from tests.ui.helpers import make_app, wait_until
 from tests.ui.scripted import ScriptedSource, claim, pod, resource_slice, synced
 
@@ -169,3 +173,96 @@ async def test_claims_rows_patched_by_key_equal_a_whole_fill() -> None:
             assert [r.cells for r in shown] == [
                 pane.table.get_row_at(i).cells for i in range(pane.table.row_count)
             ]
+
+
+async def test_the_first_claim_coming_and_the_last_going_lay_nothing_out() -> None:
+    """A whole-screen layout costs 6-10 ms at lab size: a claim coming into an empty table (a
+    long name, so a column widens) and going again changes text, never which widget shows."""
+    source = ScriptedSource()
+    frames: list[int] = []
+    app = make_app(source, repaint_interval=0.0)
+    app.frame_hook = frames.append
+    async with app.run_test(size=(200, 60)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        source.push(*synced(Kind.CLAIMS, []), *synced(Kind.PODS, []))
+        dash = app.dashboard
+        table = dash.claims.table
+        no_claims = text("en", "no-claims")
+        await wait_until(pilot, lambda: table.empty_text == no_claims)
+        assert dash.claims.notice_text == ""  # said in the table, under its header
+        assert no_claims in table.render_line(1).text
+        await wait_until(pilot, lambda: frames and frames[-1] == app.store.revision)
+        screen = app.screen
+        layouts: list[bool] = []
+        relayout = screen._refresh_layout
+
+        def counted(*args: object, **kwargs: object) -> None:
+            layouts.append(True)
+            relayout(*args, **kwargs)  # type: ignore[arg-type]
+
+        screen._refresh_layout = counted  # type: ignore[method-assign]
+        long_name = "a-claim-with-a-name-longer-than-any-column-so-far"
+        source.push(added(Kind.CLAIMS, claim(long_name, "node-a", ["gpu-1"])))
+        await wait_until(pilot, lambda: table.row_count == 1)
+        await wait_until(pilot, lambda: frames[-1] == app.store.revision)
+        assert long_name in table.render_line(1).text
+        assert dash.details.key is not None and dash.details.key[1] == long_name
+        source.push(deleted(Kind.CLAIMS, claim(long_name, "node-a", ["gpu-1"])))
+        await wait_until(pilot, lambda: table.row_count == 0)
+        await wait_until(pilot, lambda: frames[-1] == app.store.revision)
+        assert no_claims in table.render_line(1).text
+        assert dash.details.notice_text == ""
+        body = dash.details.query_one(".details-text", Static)
+        assert str(body.content) == text("en", "no-selection")
+        assert layouts == []
+
+
+async def test_the_source_hears_when_the_first_synced_frame_is_drawn() -> None:
+    """LiveSource holds its first watches until then (kube/live.py): told once, after the
+    frame with every kind listed, not before."""
+    source = ScriptedSource()
+    app = make_app(source, repaint_interval=0.0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
+        await wait_until(pilot, lambda: app.view is not None)
+        await pilot.pause()
+        assert source.drawn_calls == 0  # other kinds still listing
+        source.push(*(c for k in Kind if k is not Kind.SLICES for c in synced(k, [])))
+        await wait_until(pilot, lambda: source.drawn_calls == 1)
+        source.push(added(Kind.CLAIMS, claim("one")))
+        await wait_until(pilot, lambda: app.dashboard.claims.rows)
+        await pilot.pause()
+        assert source.drawn_calls == 1
+
+
+async def test_jobs_after_a_repaint_wait_for_its_frame_or_a_bound() -> None:
+    """The first watches, the checks and the CEL library start once the repaint's frame is
+    written (Textual's call_after_refresh ran them before it was composed); a repaint that
+    writes nothing runs them after AFTER_FRAME_WAIT_S."""
+    source = ScriptedSource()
+    app = make_app(source, repaint_interval=0.0)
+    log: list[str] = []
+    told = source.drawn
+
+    def drawn() -> None:
+        log.append("drawn")
+        told()
+
+    source.drawn = drawn  # type: ignore[method-assign]
+    async with app.run_test(size=(160, 48)) as pilot:
+        written = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            written(screen, renderable)
+            if renderable is not None and app.view is not None and app.view.snapshot.synced:
+                log.append("frame")
+
+        app._display = display  # type: ignore[method-assign]
+        source.push(*(c for k in Kind for c in synced(k, [])))
+        await wait_until(pilot, lambda: "drawn" in log)
+        assert log.index("frame") < log.index("drawn")
+        ran: list[float] = []
+        started = time.monotonic()
+        app.after_frame.add("probe", lambda: ran.append(time.monotonic() - started))
+        await wait_until(pilot, lambda: bool(ran))  # no repaint, no frame: the bound
+        assert ran[0] >= AFTER_FRAME_WAIT_S * 0.9

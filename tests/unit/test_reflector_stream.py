@@ -175,3 +175,55 @@ def test_the_one_shot_commands_do_not_import_aiohttp() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_the_first_watch_waits_for_its_hold_and_later_ones_do_not() -> None:
+    async def run() -> tuple[int, int, int]:
+        api, changes = _Api([{"metadata": {"name": "n0"}}]), []
+        release = asyncio.Event()
+        holds: list[int] = []
+
+        async def hold() -> None:
+            holds.append(api.watches)
+            await release.wait()
+
+        info = KINDS[Kind.NODES]
+        ref = Reflector(api, info, changes.append, before_first_watch=hold)  # type: ignore[arg-type]
+        task = asyncio.create_task(ref.run())
+        await asyncio.sleep(0.1)
+        held = api.watches  # listed, not yet watching
+        release.set()
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert ref.before_first_watch is None  # a re-list later watches at once
+        return held, api.watches, len(holds)
+
+    held, watched, holds = asyncio.run(run())
+    assert (held, watched, holds) == (0, 1, 1)
+
+
+def test_the_dashboards_watch_hold_ends_when_drawn_or_at_its_bound(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from gsb_tui.kube import live
+    from gsb_tui.kube.config import Target
+
+    monkeypatch.setattr(live, "WATCH_HOLD_S", 1.0)
+
+    async def waited(source: live.LiveSource, draw_after: float | None) -> float:
+        loop = asyncio.get_running_loop()
+        if draw_after is not None:
+            loop.call_later(draw_after, source.drawn)
+        started = loop.time()
+        await source._until_drawn()
+        return loop.time() - started
+
+    target = Target(kubeconfig=tmp_path / "none")
+    assert asyncio.run(waited(live.LiveSource(target, hold_first_watches=True), 0.02)) < 0.5
+    assert asyncio.run(waited(live.LiveSource(target, hold_first_watches=True), None)) >= 0.95
+    assert asyncio.run(waited(live.LiveSource(target), None)) < 0.5  # record, tests: no hold
+    drawn = live.LiveSource(target, hold_first_watches=True)
+    drawn.drawn()  # drawn before a watch asked: nothing waits
+    assert asyncio.run(waited(drawn, None)) < 0.5

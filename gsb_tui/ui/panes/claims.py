@@ -118,9 +118,8 @@ class ClaimsPane(Pane):
         self._show_strip(flags)
         snap = view.snapshot
         notice = kind_notice(snap, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims))
-        if notice is None and not view.claims:
-            notice = text(self.lang, "no-claims")
         self.set_notice(notice)
+        self.table.set_empty("" if view.claims else text(self.lang, "no-claims"))
         filter_box = self.query_one(ClaimFilter)
         if notice is None and not filter_box.value:
             filter_box.display = False
