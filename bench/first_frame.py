@@ -1,0 +1,54 @@
+"""First complete frame of the real gsb-tui in tmux against a cluster that is already up,
+runs of several configurations interleaved (figures, not pass/fail).
+
+    .venv/bin/python bench/first_frame.py KUBECONFIG [--runs 6] [--want TEXT] [CONFIG ...]
+
+A CONFIG is `-` (gsb-tui as installed) or comma-separated VAR=value settings for its
+environment, e.g. `PYTHONPATH=/tmp/base` for a worktree of another commit. "Complete" is what
+`bench/run.sh --scale` waits for: the header names all seven kinds synced and the screen shows
+`--want` (default: the ledger line of bench/scale_hold.py's cluster). Hold the 10,000-device
+cluster with `bench/scale_hold.py`; each run takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from harness import GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced
+
+WANT = "10000 devices · 5000 in use"
+SIZE = (160, 48)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("kubeconfig")
+    parser.add_argument("configs", nargs="*", default=["-"])
+    parser.add_argument("--runs", type=int, default=6)
+    parser.add_argument("--want", default=WANT)
+    args = parser.parse_args()
+    configs = [[c for c in config.split(",") if c != "-"] for config in args.configs]
+    times: list[list[float]] = [[] for _ in configs]
+    command = [
+        str(GSB_TUI),
+        f"--kubeconfig={args.kubeconfig}",
+        "-n",
+        LAB_NAMESPACE,
+        f"--lab-dir={NO_LAB_DIR}",
+        "--lang=en",
+    ]
+    for _ in range(args.runs):
+        for settings, taken in zip(configs, times, strict=True):
+            with TmuxApp(["env", *settings, *command], *SIZE) as app:
+                took = app.wait_for(lambda s: all_synced(s) and args.want in s, 60)
+            taken.append(took if took is not None else float("nan"))
+            time.sleep(1.0)
+    for config, taken in zip(args.configs, times, strict=True):
+        runs = " ".join(f"{t:.2f}" for t in taken)
+        print(f"first_frame_s[{config}] median {statistics.median(taken):.2f} s  runs {runs}")
+
+
+if __name__ == "__main__":
+    main()
