@@ -4,7 +4,7 @@
 
 Prints `READY <kubeconfig>` once every pod runs; `--record FILE` also records 20 s of the watch
 stream (`gsb-tui record`: a recording for bench/repaint_split.py). Stops the cluster on
-Ctrl-C. Filling takes about 4 minutes on 2 cores.
+Ctrl-C or SIGTERM. Filling takes about 4 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ from gsb_tui.cluster.control_plane import Settings
 HEARTBEAT_S = (20.0, 45.0)
 
 
+def _stop(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the cluster is taken down, not orphaned
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--nodes", type=int, default=1250)
     parser.add_argument("--record", help="record 20 s of the watch stream into this file")

@@ -11,7 +11,7 @@ import json
 import sys
 
 from gsb_tui.kube.config import KubeconfigError, Target
-from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.kube.oneshot import Unreachable, begin_snapshot, fetch_snapshot
 from gsb_tui.words import localize
 
 EXIT_NOT_GREEN = 1
@@ -19,17 +19,19 @@ EXIT_UNREACHABLE = 2
 
 
 def run_check(args: argparse.Namespace, target: Target, lang: str) -> int:
+    source = begin_snapshot(target)  # the lists on their way while the judges import
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.lab.findings import findings
+    from gsb_tui.lab.report import evaluate, to_json, to_text
+
     try:
-        snapshot = asyncio.run(fetch_snapshot(target))
+        snapshot = asyncio.run(fetch_snapshot(target, source=source))
     except (KubeconfigError, Unreachable) as exc:
         if args.json:
             print(json.dumps({"ok": False, "error": str(exc), "steps": []}, ensure_ascii=False))
         else:
             print(f"gsb-tui check: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNREACHABLE
-    from gsb_tui.dra.view import build_view
-    from gsb_tui.lab.findings import findings
-    from gsb_tui.lab.report import evaluate, to_json, to_text
 
     view = build_view(snapshot)
     verdicts = evaluate(view, args.lab_dir, args.step)

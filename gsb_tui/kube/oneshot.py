@@ -77,13 +77,24 @@ class Progress:
         return join(messages) if messages else t("kube.no-answer")
 
 
+def begin_snapshot(target: Target, kinds: Iterable[Kind] = tuple(Kind)) -> LiveSource:
+    """The lists of a one-shot read asked for now (LiveSource.begin_lists), before the caller
+    imports what it needs to judge them; fetch_snapshot(source=...) takes the answers."""
+    source = LiveSource(target, tuple(kinds), watching=False)
+    source.begin_lists()
+    return source
+
+
 async def fetch_snapshot(
-    target: Target, kinds: Iterable[Kind] = tuple(Kind), timeout: float = 8.0
+    target: Target,
+    kinds: Iterable[Kind] = tuple(Kind),
+    timeout: float = 8.0,
+    source: LiveSource | None = None,
 ) -> Snapshot:
     """List every kind once; return when each is synced, forbidden or not served."""
-    kinds = tuple(kinds)
+    kinds = tuple(kinds) if source is None else source.kinds
     store = Store(kinds)
-    source = LiveSource(target, kinds, watching=False)
+    source = source or LiveSource(target, kinds, watching=False)
     if source.config_error:
         raise KubeconfigError(source.config_error)
     progress = Progress(kinds)

@@ -248,10 +248,12 @@ def patched(monkeypatch: pytest.MonkeyPatch, world: World) -> World:
     real_fetch = oneshot.fetch_snapshot
     recorded = snap("step-8")
 
-    async def fetch(target: Target, kinds: Any = tuple(Kind), timeout: float = 8.0) -> Snapshot:
+    async def fetch(
+        target: Target, kinds: Any = tuple(Kind), timeout: float = 8.0, source: Any = None
+    ) -> Snapshot:
         if target.kubeconfig == world.kubeconfigs[RECORDED]:
             return recorded
-        return await real_fetch(target, kinds, timeout=min(timeout, 3.0))
+        return await real_fetch(target, kinds, timeout=min(timeout, 3.0), source=source)
 
     import gsb_tui.check_cli
     import gsb_tui.match_cli
