@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("configs", nargs="*", default=["-"])
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--want", default=WANT)
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     configs = [[c for c in config.split(",") if c != "-"] for config in args.configs]
     times: list[list[float]] = [[] for _ in configs]
     command = [
