@@ -57,7 +57,6 @@ _OCCUPANCY: list[
         tuple[Claim, ...],
     ]
 ] = []
-_EVENTS: list[tuple[tuple[Event, ...], list[Event]]] = []  # the last events, and in time order
 # What the last build derived from each input, kept while the inputs are the very same objects
 # (dra/parsed.py hands out the same tuple while a kind is unchanged): name → (inputs, value).
 _KEPT: dict[str, tuple[tuple[object, ...], Any]] = {}
@@ -78,12 +77,9 @@ def kept(name: str, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
 def by_time(events: tuple[Event, ...]) -> list[Event]:
     """Events oldest first; the last order again while they are the very same objects (at
     5,000 events the timestamps' parsing was a tenth of a build)."""
-    last = _EVENTS[0] if _EVENTS else None
-    if last is not None and last[0] is events:
-        return last[1]
-    ordered = sorted(events, key=lambda e: time_of(e.last_seen))
-    _EVENTS[:] = [(events, ordered)]
-    return ordered
+    return kept(
+        "events by time", (events,), lambda: sorted(events, key=lambda e: time_of(e.last_seen))
+    )
 
 
 def clear_parse_cache() -> None:
@@ -92,7 +88,6 @@ def clear_parse_cache() -> None:
         parsed.clear()
         pod_claims.clear()
         _OCCUPANCY.clear()
-        _EVENTS.clear()
         _KEPT.clear()
         _ORPHANS.clear()
 

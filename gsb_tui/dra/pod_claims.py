@@ -9,8 +9,9 @@ raw object is (dra/parsed.py), so "changed" is told by identity.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from gsb_tui.dra import parsed, readers
 from gsb_tui.dra.model import Claim, Pod, meta
@@ -136,12 +137,22 @@ def _patch(
     for key in affected:  # forget what the old pod named
         old = old_pods.get(key)
         if old is not None:
-            direct, owned = _names(old)
-            for name in direct:
-                readers.forget(index.naming, name, key)
-            for owner in owned:
-                readers.forget(index.owning, owner, key)
+            _index_names(index, key, old, readers.forget)
     _redo(index, pods, claims, by_owner, affected)
+
+
+def _index_names(
+    index: _Index,
+    key: ObjKey,
+    pod: Pod,
+    mark: Callable[[dict[Any, set[ObjKey]], Any, ObjKey], None],
+) -> None:
+    """readers.note or readers.forget the claim names and owners this pod names."""
+    direct, owned = _names(pod)
+    for name in direct:
+        mark(index.naming, name, key)
+    for owner in owned:
+        mark(index.owning, owner, key)
 
 
 def _redo(
@@ -160,11 +171,7 @@ def _redo(
         pod = pods.get(key)
         if pod is None:
             continue
-        direct, owned = _names(pod)
-        for name in direct:
-            readers.note(index.naming, name, key)
-        for owner in owned:
-            readers.note(index.owning, owner, key)
+        _index_names(index, key, pod, readers.note)
         found = tuple(c.key for c in resolve_claims(pod, claims, by_owner))
         if found:
             index.resolved[key] = found

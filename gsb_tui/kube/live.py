@@ -42,7 +42,7 @@ class LiveSource:
         # (and importing aiohttp for them, ~0.1 s) is work the first frame need not wait
         # for; the watches go on from the lists' resourceVersions, so nothing is missed.
         self.hold_first_watches = hold_first_watches
-        self._drawn: asyncio.Event | None = None
+        self._drawn = asyncio.Event()  # bound to a loop only when a watch first waits on it
         self.kinds = tuple(kinds)
         self.resolved: Resolved | None = None
         self.config_error = ""
@@ -77,15 +77,11 @@ class LiveSource:
 
     def drawn(self) -> None:
         """The first frame showing every kind's list is on screen (the App says so)."""
-        self.hold_first_watches = False
-        if self._drawn is not None:
-            self._drawn.set()
+        self._drawn.set()
 
     async def _until_drawn(self) -> None:
         if not self.hold_first_watches:
             return
-        if self._drawn is None:
-            self._drawn = asyncio.Event()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._drawn.wait(), WATCH_HOLD_S)
 

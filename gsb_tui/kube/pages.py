@@ -89,6 +89,40 @@ def close_all(closers: list[Closer]) -> None:
             close()
 
 
+def _in_thread(
+    work: Callable[[list[Closer]], T],
+) -> tuple[concurrent.futures.Future[T], list[Closer]]:
+    """Start work in a daemon thread; its answer, and what ends its blocked read."""
+    answer: concurrent.futures.Future[T] = concurrent.futures.Future()
+    closers: list[Closer] = []
+
+    def run() -> None:
+        # A cancelled answer refuses both: nobody waits for it any more.
+        with contextlib.suppress(concurrent.futures.InvalidStateError):
+            try:
+                got = work(closers)
+            except BaseException as exc:  # handed to whoever awaits it, who raises it
+                answer.set_exception(exc)
+            else:
+                answer.set_result(got)
+
+    threading.Thread(target=run, name="gsb-tui list", daemon=True).start()
+    return answer, closers
+
+
+async def _awaited(answer: concurrent.futures.Future[T], closers: list[Closer]) -> T:
+    try:
+        return await asyncio.wrap_future(answer)
+    except asyncio.CancelledError:  # the caller gave up: end the read
+        close_all(closers)
+        raise
+
+
+async def in_daemon_thread(work: Callable[[list[Closer]], T]) -> T:
+    """Run work in a daemon thread; cancelling the caller runs the closers work registered."""
+    return await _awaited(*_in_thread(work))
+
+
 class Begun:
     """Reads started before there is an event loop (LiveSource.begin_lists), each in a daemon
     thread; `take` hands one out once, as an awaitable."""
@@ -97,23 +131,8 @@ class Begun:
         self._answers: dict[str, tuple[concurrent.futures.Future[Any], list[Closer]]] = {}
 
     def start(self, key: str, work: Callable[[list[Closer]], Any]) -> None:
-        if key in self._answers:
-            return
-        answer: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        closers: list[Closer] = []
-
-        def run() -> None:
-            # A cancelled answer refuses both: nobody waits for it any more.
-            with contextlib.suppress(concurrent.futures.InvalidStateError):
-                try:
-                    got = work(closers)
-                except BaseException as exc:  # handed to whoever takes it, who raises it
-                    answer.set_exception(exc)
-                else:
-                    answer.set_result(got)
-
-        self._answers[key] = (answer, closers)
-        threading.Thread(target=run, name="gsb-tui early list", daemon=True).start()
+        if key not in self._answers:
+            self._answers[key] = _in_thread(work)
 
     def take(self, key: str) -> Awaitable[Any] | None:
         begun = self._answers.pop(key, None)
@@ -124,37 +143,3 @@ class Begun:
         for _answer, closers in self._answers.values():
             close_all(closers)
         self._answers.clear()
-
-
-async def _awaited(answer: concurrent.futures.Future[T], closers: list[Closer]) -> T:
-    try:
-        return await asyncio.wrap_future(answer)
-    except asyncio.CancelledError:  # the caller gave up: end the read, as in_daemon_thread
-        close_all(closers)
-        raise
-
-
-async def in_daemon_thread(work: Callable[[list[Closer]], T]) -> T:
-    """Run work in a daemon thread; cancelling the caller runs the closers work registered."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-    closers: list[Closer] = []
-
-    def settle(ok: bool, value: Any) -> None:
-        if not done.done():
-            done.set_result(value) if ok else done.set_exception(value)
-
-    def run() -> None:
-        try:
-            result: tuple[bool, Any] = (True, work(closers))
-        except BaseException as exc:  # handed to the awaiting task
-            result = (False, exc)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(settle, *result)
-
-    threading.Thread(target=run, name="gsb-tui list", daemon=True).start()
-    try:
-        return await done
-    except asyncio.CancelledError:
-        close_all(closers)
-        raise

@@ -237,13 +237,11 @@ def outcome_groups(
 def _outcome_groups(
     view: DraView,
     preview: RequestPreview,
-    held: Collection[DeviceId] = (),
-    lang: str = "en",
-    blockers: Mapping[DeviceId, Reason] | None = None,
+    held: Collection[DeviceId],
+    lang: str,
+    blockers: Mapping[DeviceId, Reason] | None,
 ) -> list[Group]:
-    """Devices grouped by what the request makes of them: free match, match held by this claim,
-    match in use elsewhere, rejected by the class, rejected by the request's selectors, error
-    (one group per error text)."""
+    """outcome_groups, made afresh."""
     free = set(preview.free_matching)
     class_ok = set(preview.class_admits)
     groups: dict[str, Group] = {
