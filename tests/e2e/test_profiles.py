@@ -235,9 +235,12 @@ def test_claims_share_a_device_until_its_capacity_is_used(rest: Rest) -> None:
     half = binary_quantity(binary_bytes(memory["value"]) // 2)
     smallest = memory["requestPolicy"]["validRange"]["min"]
     ask = {"capacity": {"requests": {"memory": half}}}
-    claim_and_pod(rest, "prof-share-a", by_uuid(uuid_of(device)), **ask)
-    claim_and_pod(rest, "prof-share-b", by_uuid(uuid_of(device)), **ask)
+    # One after the other: on 1.36.3 a pod whose share was tried while the other share's
+    # allocation was still in flight was Unschedulable ("cannot allocate all claims") and was
+    # not tried again for minutes (seen in 1 of 6 runs and in a CI run), although the two
+    # halves fit. The dashboard is not involved; the test waits for each share in turn.
     for name in ("prof-share-a", "prof-share-b"):
+        claim_and_pod(rest, name, by_uuid(uuid_of(device)), **ask)
         eventually(f"{name} to run", functools.partial(running, rest, name))
     a, b = results(rest, "prof-share-a")[0], results(rest, "prof-share-b")[0]
     assert (a["pool"], a["device"]) == (b["pool"], b["device"]) == (pool, device["name"])
