@@ -6,8 +6,11 @@ The notice is how the waiting states reach the learner ("connecting to …", "fo
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.widgets import Static
 
 from gsb_tui.kube.source import SourceInfo
@@ -77,15 +80,30 @@ class Pane(Vertical):
     def compose_notice(self) -> ComposeResult:
         yield Static("", classes="notice")
 
+    @cached_property
+    def notice(self) -> Static:
+        """The notice line (looked up once: query_one walks the DOM at every call)."""
+        return self.query_one(".notice", Static)
+
     @property
     def notice_text(self) -> str:
-        notice = self.query_one(".notice", Static)
+        notice = self.notice
         return str(notice.content) if notice.display else ""
 
     def set_title(self, title: str) -> None:
-        """Assigning a border title refreshes the whole pane, even to the same text."""
-        if self.border_title != title:
+        """A new title redraws the top border line only. Textual's `border_title` setter
+        refreshes the whole pane, even to the same text: every line of a bordered pane drawn
+        again (the details pane's 38 lines, 2.2 ms per claim selected at lab size, measured)."""
+        if self.border_title == title:
+            return
+        if not self.size:  # not laid out yet: nothing on screen to keep
             self.border_title = title
+            return
+        # The same conversion as the setter's; stored where the border is drawn from.
+        self._border_title = self.render_str(title).expand_tabs(4).split()[0]
+        # refresh() regions are in content coordinates: the top border is above them.
+        left, top = self.content_offset
+        self.refresh(Region(-left, -top, self.outer_size.width, 1))
 
     def set_subtitle(self, subtitle: str) -> None:
         if (self.border_subtitle or "") != subtitle:
@@ -97,7 +115,7 @@ class Pane(Vertical):
         if self._notice == message:
             return  # unchanged: touching display or content would re-layout the pane
         self._notice = message
-        notice = self.query_one(".notice", Static)
+        notice = self.notice
         notice.update(message)
         notice.display = bool(message)
         for child in self.query_children(".body"):

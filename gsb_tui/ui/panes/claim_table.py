@@ -101,20 +101,43 @@ class ClaimTable(ScrollView, can_focus=True):
         same = len(rows) == len(self.rows)
         if same and all(a is b for a, b in zip(rows, self.rows, strict=True)):
             return
+        old_rows, old_cursor, old_size = self.rows, self.cursor_row, self.virtual_size
         self.rows = list(rows)
         self._index = {row.key: i for i, row in enumerate(self.rows)}
         if before in self._index:
             self.cursor_row = self._index[before]
         self.cursor_row = max(0, min(self.cursor_row, len(self.rows) - 1))
         self._size_to_rows()
-        self.refresh()
+        if self.virtual_size != old_size:
+            self.refresh()
+            return
+        self._refresh_changed(old_rows, old_cursor)
+
+    def _refresh_changed(self, old_rows: Sequence[TableRow], old_cursor: int) -> None:
+        """Redraw only the visible lines whose row or cursor mark changed: a claim coming or
+        going redrew every line of the table (1.6 ms of a 3-widget frame at lab size,
+        measured), though it changes one line and those below it."""
+        top = self.scroll_offset.y
+        for index in range(top, top + self.scrollable_content_region.height - 1):
+            was = old_rows[index] if index < len(old_rows) else None
+            now = self.rows[index] if index < len(self.rows) else None
+            marked = (index == old_cursor) != (index == self.cursor_row)
+            if was is not now or (marked and now is not None):
+                self._refresh_line(index)
+
+    def _refresh_line(self, index: int) -> None:
+        """Redraw row `index`'s line, when it is on screen (the header is line 0)."""
+        line = index - self.scroll_offset.y + 1
+        if 1 <= line < self.scrollable_content_region.height:
+            self.refresh(Region(0, line, self.size.width, 1))
 
     def set_empty(self, words: str) -> None:
         """What the table says while it has no rows. Said inside the table, not by hiding it
         for a notice: the first claim coming and the last going would each lay out the screen."""
         if words != self.empty_text:
             self.empty_text = words
-            self.refresh()
+            if not self.rows:  # drawn on the first line under the header only
+                self._refresh_line(0)
 
     def set_widths(self, widths: Sequence[int]) -> None:
         if list(widths) != self.widths:
@@ -221,8 +244,9 @@ class ClaimTable(ScrollView, can_focus=True):
             return
         row = max(0, min(row, len(self.rows) - 1))
         if row != self.cursor_row:
+            self._refresh_line(self.cursor_row)
             self.cursor_row = row
-            self.refresh()
+            self._refresh_line(row)
         self._scroll_to_cursor()
 
     def _scroll_to_cursor(self) -> None:

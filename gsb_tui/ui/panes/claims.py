@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import partial
+from functools import cached_property, partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -101,9 +101,13 @@ class ClaimsPane(Pane):
         self.query_one(ClaimFilter).display = False
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
 
-    @property
+    @cached_property
     def table(self) -> ClaimTable:
         return self.query_one(ClaimTable)
+
+    @cached_property
+    def filter_box(self) -> ClaimFilter:
+        return self.query_one(ClaimFilter)
 
     def visible_keys(self) -> list[ClaimKey]:
         return [key for key, _, _ in self.rows]
@@ -120,7 +124,7 @@ class ClaimsPane(Pane):
         notice = kind_notice(snap, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims))
         self.set_notice(notice)
         self.table.set_empty("" if view.claims else text(self.lang, "no-claims"))
-        filter_box = self.query_one(ClaimFilter)
+        filter_box = self.filter_box
         if notice is None and not filter_box.value:
             filter_box.display = False
         self.set_subtitle(stale_note(snap, Kind.CLAIMS, self.lang))
@@ -308,6 +312,10 @@ class ClaimsPane(Pane):
         ]
         padding = 2 * CELL_PADDING
         room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
+        if not self._keys and sum(self.table.widths) <= room:
+            # No rows: the columns stay as the last rows had them, so the last claim going
+            # and the next coming redraw two lines, not the whole table with its header.
+            return
         widths = list(natural)
         # Too wide: consumers give way first, then devices, then the claim name.
         for i in (3, 2, 0):

@@ -6,6 +6,7 @@ waits on binding conditions, the pane redraws every second: the scheduler's time
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -54,6 +55,14 @@ class DetailsPane(Pane):
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
 
+    @cached_property
+    def body(self) -> Static:
+        return self.query_one(".details-text", Static)
+
+    @cached_property
+    def scroll(self) -> DetailsScroll:
+        return self.query_one(DetailsScroll)
+
     @property
     def previewed(self) -> bool:
         """The claim on screen has its selector preview (or there is no claim to preview)."""
@@ -94,7 +103,7 @@ class DetailsPane(Pane):
             view.snapshot, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims)
         )
         claim = view.claims.get(key) if key is not None else None
-        body = self.query_one(".details-text", Static)
+        body = self.body
         self._width = self.text_width()
         if claim is not None and key is not None:
             stale = self._preview_view is not view or self._preview_key != key
@@ -148,7 +157,7 @@ class DetailsPane(Pane):
         self._shown = shown
         width = body.content_region.width or self._width
         lines = len(content.wrap(self.app.console, max(1, width)))
-        room = self.query_one(DetailsScroll).scrollable_content_region.height
+        room = self.scroll.scrollable_content_region.height
         fits = lines < room and self._body_lines < room and body.size.height == room
         self._body_lines = lines
         body.update(content, layout=not fits)

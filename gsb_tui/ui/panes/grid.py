@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from functools import cached_property
 from typing import ClassVar
 
 from rich.text import Text
@@ -60,7 +61,7 @@ class DeviceGrid(Pane, can_focus=True):
         # newly marked, not at every cell (10,000 of them at scale).
         self._painted: set[DeviceId] = set()
 
-    @property
+    @cached_property
     def canvas(self) -> DeviceCanvas:
         return self.query_one(DeviceCanvas)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from textual import events, on
@@ -135,24 +136,30 @@ class DashboardScreen(Screen[None]):
         self.post_message(self.Ready())
 
     # --- panes ---------------------------------------------------------------------------
+    # Looked up once (cached_property keeps no failed lookup): query_one walks the DOM, and a
+    # repaint asked ~20 times (~0.5 ms at lab size, measured). The panes live with the screen.
 
-    @property
+    @cached_property
+    def header(self) -> StatusHeader:
+        return self.query_one(StatusHeader)
+
+    @cached_property
     def grid(self) -> DeviceGrid:
         return self.query_one(DeviceGrid)
 
-    @property
+    @cached_property
     def claims(self) -> ClaimsPane:
         return self.query_one(ClaimsPane)
 
-    @property
+    @cached_property
     def details(self) -> DetailsPane:
         return self.query_one(DetailsPane)
 
-    @property
+    @cached_property
     def slices(self) -> SlicesPane:
         return self.query_one(SlicesPane)
 
-    @property
+    @cached_property
     def checklist(self) -> ChecklistPane:
         return self.query_one(ChecklistPane)
 
@@ -167,7 +174,7 @@ class DashboardScreen(Screen[None]):
         self.view = view
         self.warnings = warnings
         self.flags = index_warnings(warnings)
-        self.query_one(StatusHeader).show(view.snapshot, finished)
+        self.header.show(view.snapshot, finished)
         self._show_banner(view, source_problem)
         self.grid.show(view, self.flags)
         self.claims.show(view, self.flags)
@@ -182,7 +189,7 @@ class DashboardScreen(Screen[None]):
     def show_watch(self, snapshot: Snapshot) -> None:
         """Only the header's watch line: the App holds the panes while the first lists come
         in at scale (ui/pacing.FirstLists)."""
-        self.query_one(StatusHeader).show(snapshot)
+        self.header.show(snapshot)
 
     def _show_banner(self, view: DraView, source_problem: str) -> None:
         states = [view.snapshot.state(k) for k in REQUIRED_KINDS]
