@@ -31,21 +31,19 @@ from gsb_tui.words import Text, t
 
 Emit = Callable[[Change], None]
 LIST_PAGE = 500
-# Events come paged even at resourceVersion=0 (observed on 1.36.3: listed from etcd, where the
-# other kinds come whole from the watch cache): 5,000 events came in 10 pages one after another
-# and were the last list of a busy cluster to finish, 0.19-0.45 s after the pods (measured).
-# An event is ~1 KB: 5,000 of them are a page of about the bytes of 500 pods.
+# Events come paged even at resourceVersion=0 (1.36.3 lists them from etcd): 5,000 came in 10
+# pages, the last list of a busy cluster, 0.19-0.45 s after the pods (measured). ~1 KB each.
 PAGE_OF = MappingProxyType({Kind.EVENTS: 5000})
 WATCH_SECONDS = (240, 300)  # server-side watch timeout, jittered so kinds do not re-watch together
 READ_TIMEOUT_MARGIN = 30  # a stream silent past timeoutSeconds + this is dead
 CONNECT_TIMEOUT = 5
 MAX_PAGE_BYTES = 1 << 30
 MAX_EVENT_BYTES = 64 << 20  # etcd stores objects of at most ~1.5 MB; 64 MiB is no watch event
-# Past this many nodes, nodes are listed again every POLL_NODES_S instead of watched: a watch
-# brings every node's status heartbeat (~0.6 ms of our CPU each, measured; 35/s at 1,250 kwok
-# nodes was 2.3 % of a core), while the screen reads only names, labels and allocatable.
+# Past this many nodes, polled every POLL_NODES_S, not watched: a watch brings every status
+# heartbeat (35/s at 1,250 kwok nodes was 2.3 % of a core); the screen reads names and labels.
 POLL_NODES_ABOVE = 200
 POLL_NODES_S = 60.0
+NOT_SERVED_MAX_S = 60.0  # between asks for an API the server does not serve
 MAX_BACKOFF = 4.0  # a dashboard should notice a restarted API server within seconds
 PAGE_READ_TIMEOUT = 60
 
@@ -79,6 +77,11 @@ def plain(text: str, limit: int = 300) -> str:
 def backoff(attempt: int) -> float:
     """Exponential with jitter: about 0.25 s, 0.5 s, 1 s … capped at MAX_BACKOFF."""
     return float(random.uniform(0.5, 1.0) * min(MAX_BACKOFF, 0.25 * 2 ** max(0, attempt - 1)))
+
+
+def not_served_wait(attempt: int) -> float:
+    """10, 20, 40, then 60 s: an API not served comes only with a new API server."""
+    return float(min(NOT_SERVED_MAX_S, 10.0 * 2 ** max(0, attempt - 1)))
 
 
 def _clean(obj: dict[str, Any], info: KindInfo) -> Obj:
@@ -337,7 +340,7 @@ class Reflector:
                         ),
                         attempts,
                     )
-                    await asyncio.sleep(max(10.0, backoff(attempts)))
+                    await asyncio.sleep(not_served_wait(attempts))
                 elif exc.status == 401:
                     self._state("error", t("kube.unauthorized", message=str(exc)), attempts)
                     await asyncio.sleep(max(5.0, backoff(attempts)))

@@ -227,3 +227,10 @@ def test_the_dashboards_watch_hold_ends_when_drawn_or_at_its_bound(
     drawn = live.LiveSource(target, hold_first_watches=True)
     drawn.drawn()  # drawn before a watch asked: nothing waits
     assert asyncio.run(waited(drawn, None)) < 0.5
+
+
+def test_an_api_not_served_is_asked_for_less_and_less_often() -> None:
+    waits = [reflector.not_served_wait(n) for n in range(1, 8)]
+    assert waits[:3] == [10.0, 20.0, 40.0]
+    assert waits[3:] == [reflector.NOT_SERVED_MAX_S] * 4
+    assert waits == sorted(waits)
