@@ -101,8 +101,8 @@ def _entry(device: Device, holders: list[Claim], admin: list[Claim]) -> Occupanc
     if not admin and len(holders) < 2:  # free or held by one claim: most devices, the hot path
         if not holders:
             return Occupancy(device, (), (), "free")
-        consumers = tuple(sorted(set(consumers_of(holders[0]))))
-        return Occupancy(device, (holders[0],), consumers, _status(1, len(consumers)))
+        pods = tuple(sorted(set(consumers_of(holders[0]))))
+        return Occupancy(device, (holders[0],), pods, _status(1, len(pods)))
     held_by = {c.key for c in holders}
     admins = [c for c in admin if c.key not in held_by]
     consumers = sorted({p for c in holders for p in consumers_of(c)})
