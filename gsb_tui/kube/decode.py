@@ -13,23 +13,25 @@ reference counting frees it all the same."""
 
 from __future__ import annotations
 
-import gc
 import json
 from typing import Any
 
 import orjson
 
+from gsb_tui import gc_pause
+
 PAUSE_GC_ABOVE = 1 << 20  # bytes: list pages, not watch events
 
 
 def loads(data: bytes | str) -> Any:
-    paused = len(data) > PAUSE_GC_ABOVE and gc.isenabled()
-    if paused:
-        gc.disable()
+    if len(data) <= PAUSE_GC_ABOVE:
+        return _loads(data)
+    with gc_pause.paused():  # counted: safe in a reading thread beside the App's hold
+        return _loads(data)
+
+
+def _loads(data: bytes | str) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         return json.loads(data)
-    finally:
-        if paused:
-            gc.enable()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Literal, Protocol
 
+from gsb_tui import gc_pause
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, KindState, Obj
 
@@ -120,8 +121,8 @@ class GcHold:
         self.frozen = False
 
     def hold(self) -> None:
-        if gc.isenabled():
-            gc.disable()
+        if not self.held:
+            gc_pause.pause()  # shared with the decodes of the reading threads
             self.held = True
 
     def release(self, freeze: bool = True) -> None:
@@ -130,7 +131,7 @@ class GcHold:
             gc.freeze()
         if self.held:
             self.held = False
-            gc.enable()
+            gc_pause.resume()
 
 
 class FirstLists:
