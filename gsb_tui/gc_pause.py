@@ -1,6 +1,6 @@
 """One switch for the cyclic collector, shared by whoever pauses it: the App while the first
-lists come in (ui/pacing.GcHold) and every large JSON decode (kube/decode.py), which may run
-in a reading thread. Counted, so that one of them ending cannot turn the collector back on
+lists come in (ui/pacing.GcHold) and every large JSON decode (kube/decode.py), from whatever
+thread. Counted, so that one of them ending cannot turn the collector back on
 under the other; it comes back on with the last resume, and only if it was on at the first
 pause (someone else's `gc.disable()` is not ours to undo)."""
 

@@ -26,7 +26,7 @@ PAUSE_GC_ABOVE = 1 << 20  # bytes: list pages, not watch events
 def loads(data: bytes | str) -> Any:
     if len(data) <= PAUSE_GC_ABOVE:
         return _loads(data)
-    with gc_pause.paused():  # counted: safe in a reading thread beside the App's hold
+    with gc_pause.paused():  # counted: never turns it on under the App's hold
         return _loads(data)
 
 

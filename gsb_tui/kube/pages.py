@@ -16,11 +16,9 @@ import ssl
 import threading
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
-
-from gsb_tui.kube import decode
 
 T = TypeVar("T")
 Closer = Callable[[], None]
@@ -32,23 +30,6 @@ class Fetched:
     reason: str
     content_type: str
     body: bytes | None  # None: longer than the caller's limit
-    # The body decoded already (then `body` is b""): see decoded().
-    json: dict[str, Any] | None = None
-
-
-def decoded(got: Fetched) -> Fetched:
-    """A 2xx answer with its JSON object decoded here, in the reading thread. For the reads
-    begun early: their bodies arrive while gsb-tui imports and Textual starts, where the main
-    thread waits now and then; decoded later, in the event loop, they were 0.47 s of the
-    10,000-device start, one after another (measured). A body that does not decode to an
-    object is left for the reflector to decode and word."""
-    if not 200 <= got.status < 300 or got.body is None:
-        return got
-    try:
-        body = decode.loads(got.body)
-    except (ValueError, RecursionError):
-        return got
-    return replace(got, body=b"", json=body) if isinstance(body, dict) else got
 
 
 @dataclass(frozen=True)

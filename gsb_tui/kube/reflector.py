@@ -1,10 +1,12 @@
 """One reflector per kind: list, then watch from the list's resourceVersion, forever.
 
-It survives a watch that ends (re-watch from the last resourceVersion; bookmarks), 410 Gone
-(re-list), a silent stream (read timeout), a restarting API server (backoff with jitter), 403
-(marked forbidden, retried slowly) and an API not served (404). Raw HTTP (kube/transport.py),
-no model layer: objects stay camelCase dicts (kubernetes_asyncio's Watch, which guesses the
-wrong model for ResourceClaims, is never used)."""
+The loop survives what a long-lived dashboard meets: a watch that ends (re-watch from the last
+resourceVersion, bookmarks keep it fresh), 410 Gone (re-list), a silent half-dead stream (read
+timeout), a restarting API server (exponential backoff with jitter), 403 (the kind is marked
+forbidden and retried slowly) and an API that is not served (404).
+Raw HTTP (kube/transport.py) with no model layer: objects stay the server's camelCase dicts,
+and kubernetes_asyncio's Watch, which guesses the wrong model for ResourceClaims, is never used.
+"""
 
 from __future__ import annotations
 
@@ -183,8 +185,6 @@ class Reflector:
         if got.status >= 300:
             body = got.body.decode(errors="replace") if got.body is not None else ""
             self._refuse(got.status, body, got.content_type, got.reason)
-        if got.json is not None:  # decoded in the reading thread (kube/pages.decoded)
-            return got.json, got.content_type
         return self._object(got.body, got.content_type), got.content_type
 
     async def _body(self, resp: Any) -> bytes:

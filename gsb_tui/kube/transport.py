@@ -25,15 +25,7 @@ from urllib.parse import urlencode, urlsplit
 from gsb_tui.bounded import MIB, Refused, read_capped
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
-from gsb_tui.kube.pages import (
-    Address,
-    Begun,
-    Closer,
-    Fetched,
-    decoded,
-    in_daemon_thread,
-    read_page,
-)
+from gsb_tui.kube.pages import Address, Begun, Closer, Fetched, in_daemon_thread, read_page
 from gsb_tui.words import Text, t
 
 T = TypeVar("T")
@@ -274,7 +266,7 @@ class NativeTransport:
             target, headers = self._target(path, query), dict(self.headers)
 
             def work(cancel: list[Closer], target: str = target, headers: Headers = headers) -> Any:
-                return decoded(read_page(address, target, headers, connect, read, limit, cancel))
+                return read_page(address, target, headers, connect, read, limit, cancel)
 
             self._early.start(target, work)
 

@@ -18,7 +18,6 @@ import pytest
 
 from gsb_tui.kube.config import Target, resolve
 from gsb_tui.kube.live import LiveSource
-from gsb_tui.kube.pages import Fetched, decoded
 from gsb_tui.kube.reflector import Reflector
 from gsb_tui.kube.transport import NativeTransport
 from gsb_tui.snapshot import KINDS, Kind
@@ -151,9 +150,7 @@ def test_a_page_begun_early_is_taken_once(tmp_path: Path, counting: tuple[str, l
         return [first, asked, second.body, other.body]
 
     first, asked, second, other = asyncio.run(twice())
-    # The early answer comes decoded in its reading thread (pages.decoded), its bytes let go.
-    assert (first.json, first.body) == (json.loads(BODY), b"")
-    assert second == other == BODY.encode()
+    assert first.body == second == other == BODY.encode()
     assert asked == 1  # the early answer; no second request for it
     assert seen == ["/api/v1/pods?limit=5", "/api/v1/pods?limit=5", "/api/v1/pods?limit=6"]
 
@@ -221,19 +218,7 @@ def test_the_dashboard_asks_every_kind_early_with_the_reflectors_queries(
     asyncio.run(source._early_api.close())
 
 
-def test_a_reading_thread_decodes_only_an_answer_that_is_an_object() -> None:
-    ok = Fetched(200, "OK", "application/json", BODY.encode())
-    assert decoded(ok) == Fetched(200, "OK", "application/json", b"", json.loads(BODY))
-    for left in (
-        Fetched(403, "Forbidden", "application/json", b'{"kind": "Status"}'),  # words it later
-        Fetched(200, "OK", "text/html", b"<html>not json</html>"),
-        Fetched(200, "OK", "application/json", b"[1, 2]"),  # not an object: NotKubernetes later
-        Fetched(200, "OK", "application/json", None),  # over the limit
-    ):
-        assert decoded(left) is left
-
-
-def test_a_reflector_lists_from_an_early_decoded_page(
+def test_a_reflector_lists_from_an_early_page(
     tmp_path: Path, counting: tuple[str, list[str]]
 ) -> None:
     server, seen = counting

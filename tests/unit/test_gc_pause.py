@@ -1,6 +1,6 @@
-"""gc_pause: the App's hold and the reading threads' decodes share one counted switch, so one
-ending cannot turn the collector back on under the other (the App's start at 10,000 devices
-ran with it on: full collections were 5 of its 10 s, measured once)."""
+"""gc_pause: the App's hold and the large decodes (from any thread) share one counted switch,
+so one ending cannot turn the collector back on under the other (full collections were once 5
+of the 10 s of a start at 10,000 devices, measured)."""
 
 from __future__ import annotations
 
