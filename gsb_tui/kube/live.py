@@ -96,12 +96,10 @@ class LiveSource:
             api = NativeTransport(self.resolved)
         except KubeconfigError:
             return
-        if api.exec_spec:
-            return
         reflectors = self._reflectors(api, lambda _change: None)
         pages = [reflector.first_page() for reflector in reflectors.values()]
-        api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES)
-        self._early_api = api
+        if api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES):
+            self._early_api = api  # no exec plugin: run() needs no start() for it
 
     def _all(self, emit: Emit, phase: str, message: str) -> None:
         for kind in self.kinds:

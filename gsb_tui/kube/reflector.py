@@ -40,7 +40,7 @@ CONNECT_TIMEOUT = 5
 MAX_PAGE_BYTES = 1 << 30
 MAX_EVENT_BYTES = 64 << 20  # etcd stores objects of at most ~1.5 MB; 64 MiB is no watch event
 # Past this many nodes, polled every POLL_NODES_S, not watched: a watch brings every status
-# heartbeat (35/s at 1,250 kwok nodes was 2.3 % of a core); the screen reads names and labels.
+# heartbeat (35/s at 1,250 kwok nodes was 2.3 %); the screen reads names, labels, allocatable.
 POLL_NODES_ABOVE = 200
 POLL_NODES_S = 60.0
 NOT_SERVED_MAX_S = 60.0  # between asks for an API the server does not serve

@@ -254,13 +254,13 @@ class NativeTransport:
         connect: float,
         read: float,
         limit: int,
-    ) -> None:
+    ) -> bool:
         """Start these GETs now, each in a daemon thread, with no event loop yet: the first
         list pages are on their way while the rest of gsb-tui imports and Textual starts.
         fetch() of the same path and query takes the answer, once. Not with an exec plugin,
-        whose credential is asked for in the event loop."""
+        whose credential is asked for in the event loop (start()): False, nothing begun."""
         if self.exec_spec:
-            return
+            return False
         address = self.address
         for path, query in requests:
             target, headers = self._target(path, query), dict(self.headers)
@@ -269,6 +269,7 @@ class NativeTransport:
                 return read_page(address, target, headers, connect, read, limit, cancel)
 
             self._early.start(target, work)
+        return True
 
     async def fetch(
         self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int

@@ -122,7 +122,7 @@ class GcHold:
 
     def hold(self) -> None:
         if not self.held:
-            gc_pause.pause()  # shared with the decodes of the reading threads
+            gc_pause.pause()  # counted with the large decodes (kube/decode.py)
             self.held = True
 
     def release(self, freeze: bool = True) -> None:

@@ -98,7 +98,7 @@ class ClaimsPane(Pane):
         yield ClaimTable(COLUMNS, classes="body")
 
     def on_mount(self) -> None:
-        self.query_one(ClaimFilter).display = False
+        self.filter_box.display = False
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
 
     @cached_property
@@ -351,7 +351,7 @@ class ClaimsPane(Pane):
     # --- filter ----------------------------------------------------------------------
 
     def open_filter(self) -> None:
-        box = self.query_one(ClaimFilter)
+        box = self.filter_box
         box.display = True
         box.focus()
 
@@ -366,5 +366,5 @@ class ClaimsPane(Pane):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if not event.value.strip():
-            self.query_one(ClaimFilter).display = False
+            self.filter_box.display = False
         self.table.focus()

@@ -103,7 +103,6 @@ class DetailsPane(Pane):
             view.snapshot, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims)
         )
         claim = view.claims.get(key) if key is not None else None
-        body = self.body
         self._width = self.text_width()
         if claim is not None and key is not None:
             stale = self._preview_view is not view or self._preview_key != key
@@ -121,7 +120,7 @@ class DetailsPane(Pane):
             details = claim_details(
                 view, claim, self.warnings, preview=self.preview, width=self._width, lang=self.lang
             )
-            self._update_body(body, details)
+            self._update_body(details)
             self._count_down(_binding_waits(view, claim))
             return
         self._count_down(False)
@@ -132,12 +131,12 @@ class DetailsPane(Pane):
         if notice is None and pod_problems:
             # No claim to select, but a pod names a claim or template that does not exist.
             self.set_notice(None)
-            self._update_body(body, pod_warnings_text(pod_problems, self._width, self.lang))
+            self._update_body(pod_warnings_text(pod_problems, self._width, self.lang))
             return
         # "Nothing selected" is said in the body, as a claim's details are: the first claim
         # coming and the last going then change text only, not which widget shows.
         self.set_notice(notice)
-        self._update_body(body, Text(text(self.lang, "no-selection"), style="italic dim"))
+        self._update_body(Text(text(self.lang, "no-selection"), style="italic dim"))
 
     def _count_down(self, waiting: bool) -> None:
         if waiting and self._tick is None:
@@ -146,7 +145,7 @@ class DetailsPane(Pane):
             self._tick.stop()
             self._tick = None
 
-    def _update_body(self, body: Static, content: Text) -> None:
+    def _update_body(self, content: Text) -> None:
         """Update only when the text or its styles changed: an update re-renders the pane.
         The body is at least as tall as the pane (styles: min-height), so while the old and
         the new text both fit, its size stays and the screen is not laid out again (6-10 ms
@@ -155,6 +154,7 @@ class DetailsPane(Pane):
         if shown == self._shown:
             return
         self._shown = shown
+        body = self.body
         width = body.content_region.width or self._width
         lines = len(content.wrap(self.app.console, max(1, width)))
         room = self.scroll.scrollable_content_region.height

@@ -130,7 +130,7 @@ class DashboardScreen(Screen[None]):
         yield LocalFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#banner", Static).display = False
+        self.banner.display = False
         self._apply_layout(self.size.width, self.size.height)
         self.query_one(DeviceGrid).focus()
         self.post_message(self.Ready())
@@ -142,6 +142,10 @@ class DashboardScreen(Screen[None]):
     @cached_property
     def header(self) -> StatusHeader:
         return self.query_one(StatusHeader)
+
+    @cached_property
+    def banner(self) -> Static:
+        return self.query_one("#banner", Static)
 
     @cached_property
     def grid(self) -> DeviceGrid:
@@ -202,7 +206,7 @@ class DashboardScreen(Screen[None]):
         self.show_source_problem(message)
 
     def show_source_problem(self, message: str) -> None:
-        banner = self.query_one("#banner", Static)
+        banner = self.banner
         if banner.display == bool(message) and str(banner.content) == message:
             return  # the same banner (usually none): no re-layout
         banner.update(message)
