@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import placement
 from harness import (
     CLAIMS_PATH,
     PODS_PATH,
@@ -88,6 +89,7 @@ class Scale:
     profiles: tuple[str, ...] = ("lab",)
     threads: int = 4  # parallel creates
     settle_max_s: float = 360.0  # the scheduler binds ~5-15 DRA pods/s here
+    placed_by_bench: bool = False  # pods bound and claims allocated by the bench (placement.py)
 
     def name(self, figure: str) -> str:
         if figure == "idle_cpu_pct" and self.prefix == "scale":
@@ -173,6 +175,8 @@ def populate(cp: ControlPlane, scale: Scale, figures: Figures) -> None:
     scheduler to place every pod (kwok marks them Running)."""
     client = Client(cp)
     failed: list[str] = []
+    slots = placement.slots(client) if scale.placed_by_bench else []
+    refused: list[str] = []
 
     def create(path: str, body: dict[str, Any]) -> bool:
         for _ in range(5):
@@ -187,6 +191,18 @@ def populate(cp: ControlPlane, scale: Scale, figures: Figures) -> None:
         return False
 
     def make(i: int) -> tuple[bool, bool]:
+        if i < len(slots) and i < min(scale.claims, scale.pods):
+            claim_made, pod_made, refusal = placement.place(
+                client,
+                slots[i],
+                CLAIMS_PATH,
+                PODS_PATH,
+                claim_body(_claim_name(i)),
+                pod_body(f"bench-pod-{i:04d}", _claim_name(i)),
+            )
+            if refusal:
+                refused.append(refusal)
+            return claim_made, pod_made
         claim = create(CLAIMS_PATH, claim_body(_claim_name(i))) if i < scale.claims else False
         pod = (
             create(PODS_PATH, pod_body(f"bench-pod-{i:04d}", _claim_name(i % scale.claims)))
@@ -226,7 +242,15 @@ def populate(cp: ControlPlane, scale: Scale, figures: Figures) -> None:
     time.sleep(5.0)
     figures.add(scale.name("settled_s"), time.monotonic() - started, "s")
     figures.add(scale.name("pods_running"), float(last[0]), "pods")
-    if len(bound) > 1:
+    if slots:
+        placed = min(len(slots), scale.claims, scale.pods)
+        figures.note(
+            scale.prefix,
+            f"{placed} pods bound and their claims allocated by the bench, not kube-scheduler "
+            f"(bench/placement.py); {len(refused)} refused"
+            + (f", first: {refused[0]}" if refused else ""),
+        )
+    elif len(bound) > 1:
         # Between the first and the last bind: how fast the scheduler placed DRA pods (the
         # creates were done long before it was; see create_per_s).
         figures.add(

@@ -103,6 +103,7 @@ def large_scale(
         profiles=("partitions",) if partitions else ("lab",),
         threads=16,
         settle_max_s=1500.0,
+        placed_by_bench=args.scale_placement == "bench",
     )
     figures.note(
         section,
@@ -157,6 +158,13 @@ def main() -> int:
         default="lab",
         choices=("lab", "partitions"),
         help="lab: 8 devices a node; partitions: 8 GPUs a node as 2 partitions + the whole",
+    )
+    parser.add_argument(
+        "--scale-placement",
+        default="scheduler",
+        choices=("scheduler", "bench"),
+        help="who binds the large run's pods and allocates their claims: kube-scheduler, or "
+        "the bench itself (bench/placement.py; for sizes the scheduler cannot fill in time)",
     )
     args = parser.parse_args()
     quick = args.quick
