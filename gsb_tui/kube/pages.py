@@ -10,77 +10,22 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import http.client
-import socket
-import ssl
+import fcntl
+import json
+import os
+import subprocess
+import sys
 import threading
-import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+
+import orjson
+
+from gsb_tui.kube import page_reader
+from gsb_tui.kube.http_get import Closer, Fetched
 
 T = TypeVar("T")
-Closer = Callable[[], None]
-
-
-@dataclass(frozen=True)
-class Fetched:
-    status: int
-    reason: str
-    content_type: str
-    body: bytes | None  # None: longer than the caller's limit
-
-
-@dataclass(frozen=True)
-class Address:
-    """Where the API server is and how to speak TLS to it."""
-
-    server: str  # https://host:port (a path prefix is in the target)
-    ssl: ssl.SSLContext
-    server_name: str | None  # tls-server-name, when it is not the host
-
-
-def read_page(
-    address: Address,
-    target: str,
-    headers: dict[str, str],
-    connect: float,
-    read: float,
-    limit: int,
-    cancel: list[Closer],
-) -> Fetched:
-    """GET target whole (at most `limit` bytes, else body None). Raises OSError, TimeoutError or
-    http.client.HTTPException. Registers in `cancel` what ends a blocked read at once."""
-    url = urlsplit(address.server)
-    host, secure = url.hostname or "", url.scheme == "https"
-    port = url.port or (443 if secure else 80)
-    # Over loopback the transport's headers say identity; elsewhere gzip, inflated here.
-    headers.setdefault("Accept-Encoding", "gzip")
-    open_socket = [socket.create_connection((host, port), timeout=connect)]
-    conn = http.client.HTTPConnection(host, port)
-    cancel.append(lambda: open_socket[-1].close())
-    try:
-        if secure:
-            name = address.server_name or host
-            open_socket.append(address.ssl.wrap_socket(open_socket[0], server_hostname=name))
-        open_socket[-1].settimeout(read)
-        conn.sock = open_socket[-1]
-        conn.request("GET", target, headers=headers)
-        resp = conn.getresponse()
-        body: bytes | None = resp.read(limit + 1)
-        if body is not None and len(body) <= limit and resp.getheader("Content-Encoding") == "gzip":
-            inflate = zlib.decompressobj(wbits=31)
-            body = inflate.decompress(body, limit + 1)  # bounded: a gzip bomb stops here
-            body = None if inflate.unconsumed_tail else body
-        if body is not None and len(body) > limit:
-            body = None
-        content_type = (resp.getheader("Content-Type") or "").split(";")[0].strip()
-        return Fetched(resp.status, resp.reason, content_type, body)
-    finally:
-        conn.close()
-        for sock in open_socket:
-            sock.close()
 
 
 def close_all(closers: list[Closer]) -> None:
@@ -143,3 +88,133 @@ class Begun:
         for _answer, closers in self._answers.values():
             close_all(closers)
         self._answers.clear()
+
+
+class ChildPages:
+    """Reads started before there is an event loop in a child process (kube/page_reader.py),
+    with `Begun`'s `take` and `close`. A page the child could not read is taken as None: the
+    caller reads it itself, and says what went wrong in its own words."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], targets: list[str]) -> None:
+        self._proc = proc
+        self._by_index = [concurrent.futures.Future[Fetched | None]() for _ in targets]
+        self._answers = dict(zip(targets, self._by_index, strict=True))
+        threading.Thread(target=self._read, name="gsb-tui pages", daemon=True).start()
+
+    @classmethod
+    def start(cls, request: dict[str, Any], targets: list[str]) -> ChildPages | None:
+        """The child started with `request` (page_reader's, without the targets), or None."""
+        root = str(Path(__file__).resolve().parents[2])
+        site = str(Path(orjson.__file__).resolve().parents[1])
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", page_reader.BOOT, root, site],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+        assert proc.stdin is not None and proc.stdout is not None
+        with contextlib.suppress(OSError):  # a larger pipe: fewer reads, fewer lock waits
+            fcntl.fcntl(proc.stdout.fileno(), F_SETPIPE_SZ, PIPE_BYTES)
+        try:
+            proc.stdin.write(json.dumps({**request, "targets": targets}).encode())
+            proc.stdin.close()
+        except OSError:
+            _end(proc)
+            return None
+        return cls(proc, targets)
+
+    def _read(self) -> None:
+        """Each answer off the pipe into its future; at the end, None for the unanswered."""
+        assert self._proc.stdout is not None
+        fd, pending = self._proc.stdout.fileno(), bytearray()
+        try:
+            while True:
+                line, pending = _line(fd, pending)
+                if line is None:
+                    break
+                head = json.loads(line)
+                answer = self._by_index[int(head["i"])]
+                if head.get("error") == "timeout":
+                    _settle(answer, exc=TimeoutError("timed out"))
+                    continue
+                if "status" not in head:
+                    _settle(answer, None)
+                    continue
+                size = int(head["size"])
+                body, pending = _body(fd, pending, size) if size >= 0 else (None, pending)
+                fetched = Fetched(int(head["status"]), str(head["reason"]), str(head["type"]), body)
+                _settle(answer, fetched)
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            pass
+        finally:
+            for answer in self._by_index:
+                _settle(answer, None)
+            _end(self._proc)
+            with contextlib.suppress(OSError):
+                self._proc.stdout.close()
+
+    def take(self, key: str) -> Awaitable[Fetched | None] | None:
+        answer = self._answers.pop(key, None)
+        return None if answer is None else asyncio.wrap_future(answer)
+
+    def close(self) -> None:
+        """End the child: the reads nobody took are not wanted any more."""
+        self._answers.clear()
+        _end(self._proc)
+
+
+F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ, named there from Python 3.10 on Linux only
+PIPE_BYTES = 1 << 20  # Linux's default limit for an unprivileged pipe
+HEAD_LIMIT = 1 << 16
+
+
+def _line(fd: int, pending: bytearray) -> tuple[bytes | None, bytearray]:
+    """One header line off the pipe (None at its end)."""
+    while b"\n" not in pending:
+        if len(pending) > HEAD_LIMIT:
+            raise ValueError("no header line")
+        chunk = os.read(fd, PIPE_BYTES)
+        if not chunk:
+            return None, pending
+        pending += chunk
+    line, _, rest = pending.partition(b"\n")
+    return bytes(line), bytearray(rest)
+
+
+def _body(fd: int, pending: bytearray, size: int) -> tuple[bytes, bytearray]:
+    """`size` bytes: what was read ahead, then the rest straight into place."""
+    body = bytearray(size)
+    got = min(size, len(pending))
+    body[:got] = pending[:got]
+    view = memoryview(body)
+    while got < size:
+        n = os.readv(fd, [view[got:]])
+        if n == 0:
+            raise ValueError("the pipe ended inside a body")
+        got += n
+    return bytes(body), bytearray(pending[size:])
+
+
+def _settle(
+    answer: concurrent.futures.Future[Fetched | None],
+    result: Fetched | None = None,
+    exc: BaseException | None = None,
+) -> None:
+    with contextlib.suppress(concurrent.futures.InvalidStateError):  # settled, or cancelled
+        if exc is not None:
+            answer.set_exception(exc)
+        else:
+            answer.set_result(result)
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the child if it still runs, and reap it (a killed child ends at once). Its stdout
+    is closed by the thread reading it, which then sees the end of the pipe."""
+    if proc.poll() is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(5)

@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import ipaddress
-import os
 import re
 import ssl
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -25,7 +23,15 @@ from urllib.parse import urlencode, urlsplit
 from gsb_tui.bounded import MIB, Refused, read_capped
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
-from gsb_tui.kube.pages import Address, Begun, Closer, Fetched, in_daemon_thread, read_page
+from gsb_tui.kube.http_get import (
+    Address,
+    Closer,
+    Fetched,
+    client_context,
+    load_client_cert,
+    read_page,
+)
+from gsb_tui.kube.pages import Begun, ChildPages, in_daemon_thread
 from gsb_tui.words import Text, t
 
 T = TypeVar("T")
@@ -88,6 +94,10 @@ def _ssl_reason(exc: BaseException) -> str:
     return " ".join(words.split())
 
 
+def _b64(blob: bytes | None) -> str | None:
+    return base64.b64encode(blob).decode("ascii") if blob else None
+
+
 def on_this_machine(server: str) -> bool:
     """The server URL names a loopback address (or localhost)."""
     host = (urlsplit(server).hostname or "").lower()
@@ -143,7 +153,15 @@ class NativeTransport:
         self.ssl = self._ssl(self.cluster, cert, key)
         self.server_name = self.cluster.get("tls-server-name") or None
         self.session: aiohttp.ClientSession | None = None
-        self._early = Begun()  # GETs begun before the event loop existed (begin)
+        # GETs begun before the event loop existed (begin): in a child process, or threads
+        self._early: ChildPages | Begun = Begun()
+        # What the child needs to speak to the server as we do (never on its command line).
+        self._child_tls = {
+            "ca": _b64(_material(self.cluster, "certificate-authority")),
+            "insecure": bool(self.cluster.get("insecure-skip-tls-verify")),
+            "cert": _b64(cert),
+            "key": _b64(key),
+        }
 
     @staticmethod
     def supports(resolved: Resolved) -> bool:
@@ -153,26 +171,14 @@ class NativeTransport:
     def _ssl(cluster: Mapping[str, Any], cert: bytes | None, key: bytes | None) -> ssl.SSLContext:
         ca = _material(cluster, "certificate-authority")
         try:
-            ctx = ssl.create_default_context(cadata=ca.decode("ascii") if ca else None)
+            ctx = client_context(ca, bool(cluster.get("insecure-skip-tls-verify")))
         except (ssl.SSLError, ValueError) as exc:  # not PEM (UnicodeDecodeError is a ValueError)
             raise KubeconfigError(t("kube.bad-ca", reason=_ssl_reason(exc))) from None
-        if cluster.get("insecure-skip-tls-verify"):
-            ctx.check_hostname = False
-            ctx.verify_mode = ssl.CERT_NONE
         if cert and key:
-            # load_cert_chain wants files: a private temporary folder, removed at once.
-            with tempfile.TemporaryDirectory(prefix="gsb-tui-") as tmp:
-                cert_file, key_file = Path(tmp) / "c.pem", Path(tmp) / "k.pem"
-                for path, blob in ((cert_file, cert), (key_file, key)):
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-                    with os.fdopen(fd, "wb") as fh:
-                        fh.write(blob)
-                try:
-                    ctx.load_cert_chain(cert_file, key_file)
-                except (ssl.SSLError, ValueError) as exc:
-                    raise KubeconfigError(
-                        t("kube.bad-client-cert", reason=_ssl_reason(exc))
-                    ) from None
+            try:
+                load_client_cert(ctx, cert, key)
+            except (ssl.SSLError, ValueError) as exc:
+                raise KubeconfigError(t("kube.bad-client-cert", reason=_ssl_reason(exc))) from None
         return ctx
 
     async def start(self) -> None:
@@ -255,20 +261,36 @@ class NativeTransport:
         read: float,
         limit: int,
     ) -> bool:
-        """Start these GETs now, each in a daemon thread, with no event loop yet: the first
-        list pages are on their way while the rest of gsb-tui imports and Textual starts.
-        fetch() of the same path and query takes the answer, once. Not with an exec plugin,
-        whose credential is asked for in the event loop (start()): False, nothing begun."""
+        """Start these GETs now, with no event loop yet: the first list pages are on their way
+        while the rest of gsb-tui imports and Textual starts. They are read by a child process
+        (pages.ChildPages), or by daemon threads of ours where none starts. fetch() of the same
+        path and query takes the answer, once. Not with an exec plugin, whose credential is
+        asked for in the event loop (start()): False, nothing begun."""
         if self.exec_spec:
             return False
-        address = self.address
-        for path, query in requests:
-            target, headers = self._target(path, query), dict(self.headers)
+        targets = [self._target(path, query) for path, query in requests]
+        request = {
+            **self._child_tls,
+            "server": self.server,
+            "server_name": self.server_name,
+            "headers": self.headers,
+            "connect": connect,
+            "read": read,
+            "limit": limit,
+        }
+        child = ChildPages.start(request, targets)
+        if child is not None:
+            self._early = child
+            return True
+        address, begun = self.address, Begun()  # no child process here: threads of ours
+        for target in targets:
+            headers = dict(self.headers)
 
             def work(cancel: list[Closer], target: str = target, headers: Headers = headers) -> Any:
                 return read_page(address, target, headers, connect, read, limit, cancel)
 
-            self._early.start(target, work)
+            begun.start(target, work)
+        self._early = begun
         return True
 
     async def fetch(
@@ -278,9 +300,8 @@ class NativeTransport:
         TimeoutError or http.client.HTTPException; a body over `limit` comes back as None."""
         target = self._target(path, query)
         early = self._early.take(target)
-        if early is not None:
-            got: Fetched = await early
-        else:
+        got = await early if early is not None else None
+        if got is None:  # not begun early, or the child could not read it
             await self._fresh_credential()
             headers, address = dict(self.headers), self.address
             got = await in_daemon_thread(

@@ -150,7 +150,9 @@ def test_a_page_begun_early_is_taken_once(tmp_path: Path, counting: tuple[str, l
         return [first, asked, second.body, other.body]
 
     first, asked, second, other = asyncio.run(twice())
-    assert first.body == second == other == BODY.encode()
+    # The early answer came from the child, which writes the list again (compactly).
+    assert json.loads(first.body) == json.loads(BODY)
+    assert second == other == BODY.encode()
     assert asked == 1  # the early answer; no second request for it
     assert seen == ["/api/v1/pods?limit=5", "/api/v1/pods?limit=5", "/api/v1/pods?limit=6"]
 
