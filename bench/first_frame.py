@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
-from harness import GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced
+from harness import CLK_TCK, GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced
 
 WANT = "10000 devices · 5000 in use"
 SIZE = (160, 48)
@@ -31,6 +32,7 @@ def main() -> None:
     args = parser.parse_intermixed_args()
     configs = [[c for c in config.split(",") if c != "-"] for config in args.configs]
     times: list[list[float]] = [[] for _ in configs]
+    cpu: list[list[tuple[float, float]]] = [[] for _ in configs]
     command = [
         str(GSB_TUI),
         f"--kubeconfig={args.kubeconfig}",
@@ -40,14 +42,28 @@ def main() -> None:
         "--lang=en",
     ]
     for _ in range(args.runs):
-        for settings, taken in zip(configs, times, strict=True):
+        for settings, taken, spent in zip(configs, times, cpu, strict=True):
             with TmuxApp(["env", *settings, *command], *SIZE) as app:
                 took = app.wait_for(lambda s: all_synced(s) and args.want in s, 60)
+                spent.append(_cpu(app.pid()))
             taken.append(took if took is not None else float("nan"))
             time.sleep(1.0)
-    for config, taken in zip(args.configs, times, strict=True):
+    for config, taken, spent in zip(args.configs, times, cpu, strict=True):
         runs = " ".join(f"{t:.2f}" for t in taken)
         print(f"first_frame_s[{config}] median {statistics.median(taken):.2f} s  runs {runs}")
+        own = statistics.median(c[0] for c in spent)
+        children = statistics.median(c[1] for c in spent)
+        print(f"first_frame_cpu_s[{config}] median {own:.2f} s, its children {children:.2f} s")
+
+
+def _cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of gsb-tui once its frame is seen, and of the children it has reaped (the
+    page reader): utime + stime, cutime + cstime of /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (
+        (int(fields[11]) + int(fields[12])) / CLK_TCK,
+        (int(fields[13]) + int(fields[14])) / CLK_TCK,
+    )
 
 
 if __name__ == "__main__":
