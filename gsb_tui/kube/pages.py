@@ -152,6 +152,9 @@ class ChildPages:
         finally:
             for answer in self._by_index:
                 _settle(answer, None)
+            # Each answer is held by whoever takes it, not here: 10,000 devices' bodies are
+            # ~25 MB, which would stay for as long as the transport does.
+            self._by_index = []
             _end(self._proc)
             with contextlib.suppress(OSError):
                 self._proc.stdout.close()
