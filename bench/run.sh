@@ -3,6 +3,7 @@
 # `name value unit` per figure and rewrites docs/PERFORMANCE.md.
 #   bench/run.sh [--quick] [--no-profile] [--only SECTIONS] [--out FILE]
 #   bench/run.sh --scale [--scale-nodes N] [--scale-claims N] [--scale-profile partitions]
+#                [--scale-placement bench]
 # (--only runs some of offline,latency,check,startup,scale,profile and writes no doc unless
 # --out is given; see .venv/bin/python bench/run_all.py --help)
 # --quick is the smaller run (about 3 minutes on 2 cores); the latency section runs twice, the
@@ -15,7 +16,10 @@
 # with its client limit raised to 200 requests/s; at its default, 12.6 pods/s and 7 minutes:
 # the floor, printed as scale10k_scheduler_pods_per_s), then ~4 min of measuring.
 # --scale-profile partitions: 42 nodes x 24 partitionable devices (1,008), one claim per GPU,
-# ~3 minutes. --scale-nodes N / --scale-claims N for another size.
+# ~3 minutes. --scale-nodes N / --scale-claims N for another size. --scale-placement bench:
+# the bench binds the pods and allocates their claims itself (bench/placement.py), where
+# kube-scheduler cannot fill the cluster in time: `--scale-profile partitions --scale-nodes 417
+# --scale-placement bench` is 10,008 partitionable devices, filled in ~30 s, ~3 minutes in all.
 # Needs tmux (startup and scale run the real gsb-tui in it) and the dev extra (kubectl);
 # installs pyinstrument for the profiles.
 set -euo pipefail

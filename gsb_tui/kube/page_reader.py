@@ -1,10 +1,10 @@
 """The first list pages read by a child process, so that the UI's start cannot starve them.
 
-A thread of ours reading a page needs the interpreter lock for every TLS record (~16 KiB)
-while the main thread imports Textual, decodes and parses: 18.9 MB of pods took 1.2 s to
-come in during gsb-tui's start against 0.3 s alone, and with the main thread busy in Python
-throughout, 9–14 s (bench figures in docs/PERFORMANCE.md, "Sixth round"). A child process has
-a lock of its own; ours then takes each body from a pipe in ~1 MiB reads.
+A thread of ours reading a page needs the interpreter lock back after every TLS record
+(~16 KiB) while the main thread imports Textual, decodes and parses: 18.9 MB of pods took 1.3 s
+to come in during gsb-tui's start against 0.3 s alone, and not within 30 s while the main
+thread decoded (bench/early_pages.py; docs/PERFORMANCE.md, "Sixth round"). A child process has
+a lock of its own; ours then takes each body from a pipe in reads of up to 1 MiB.
 
 Run as `python -I -S -c BOOT ROOT ORJSON_DIR` (pages.ChildPages): the standard library and
 orjson, which drops each item's managedFields here, on the other core. It reads one

@@ -1,4 +1,5 @@
-"""List pages read whole in threads of their own, and their answers awaited in the event loop.
+"""List pages read whole in threads of their own (or, the first ones, by a child process:
+`ChildPages`), and their answers awaited in the event loop.
 
 asyncio's TLS reads the API server's ~4 KiB records one by one in Python (0.47 s of CPU for
 19 MB of pods, measured); http.client reads them in C without the GIL (0.11 s). The threads are

@@ -296,8 +296,9 @@ class NativeTransport:
     async def fetch(
         self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
     ) -> Fetched:
-        """A whole list page read in a thread of its own (kube/pages.py). Raises OSError,
-        TimeoutError or http.client.HTTPException; a body over `limit` comes back as None."""
+        """A whole list page read in a thread of its own, or taken from what begin() started
+        (kube/pages.py). Raises OSError, TimeoutError or http.client.HTTPException; a body over
+        `limit` comes back as None."""
         target = self._target(path, query)
         early = self._early.take(target)
         got = await early if early is not None else None
