@@ -7,20 +7,20 @@ import asyncio
 import gzip
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
-from gsb_tui.kube.config import Target, resolve
+from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.reflector import Reflector
-from gsb_tui.kube.transport import NativeTransport
 from gsb_tui.snapshot import KINDS, Kind
+
+from .local_server import serving, token_transport
 
 BODY = json.dumps({"metadata": {"resourceVersion": "7"}, "items": [{"metadata": {"name": "a"}}]})
 
@@ -46,29 +46,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-def _transport(tmp_path: Path, server: str) -> NativeTransport:
-    config = {
-        "apiVersion": "v1",
-        "clusters": [{"name": "c", "cluster": {"server": server}}],
-        "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
-        "users": [{"name": "u", "user": {"token": "t"}}],
-        "current-context": "x",
-    }
-    path = tmp_path / "config"
-    path.write_text(json.dumps(config))
-    return NativeTransport(resolve(Target(kubeconfig=path)))
+    with serving(_Handler) as url:
+        yield url
 
 
 def test_a_page_whole_and_bounded(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     got = asyncio.run(api.fetch("/api/v1/pods", {"limit": 5}, 5, 5, 1 << 20))
     assert (got.status, got.content_type, got.body) == (200, "application/json", BODY.encode())
     small = asyncio.run(api.fetch("/api/v1/pods", {}, 5, 5, 10))
@@ -76,7 +59,7 @@ def test_a_page_whole_and_bounded(tmp_path: Path, server: str) -> None:
 
 
 def test_gzip_is_asked_for_and_inflated_away_from_loopback(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     del api.headers["Accept-Encoding"]  # as for a remote server
     got = asyncio.run(api.fetch("/gzip", {}, 5, 5, 1 << 20))
     assert got.body == BODY.encode()
@@ -84,7 +67,7 @@ def test_gzip_is_asked_for_and_inflated_away_from_loopback(tmp_path: Path, serve
 
 
 def test_cancelling_a_blocked_read_returns_at_once(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
 
     async def cancel_soon() -> float:
         task = asyncio.create_task(api.fetch("/stall", {}, 5, 30, 1 << 20))
@@ -99,7 +82,7 @@ def test_cancelling_a_blocked_read_returns_at_once(tmp_path: Path, server: str) 
 
 
 def test_a_failing_fetch_falls_back_to_aiohttp(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
 
     async def refused(*_args: Any) -> Any:
         raise ConnectionRefusedError("no")
@@ -128,17 +111,13 @@ class _Counting(_Handler):
 @pytest.fixture
 def counting() -> Iterator[tuple[str, list[str]]]:
     _Counting.seen = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", _Counting.seen
-    httpd.shutdown()
+    with serving(_Counting) as url:
+        yield url, _Counting.seen
 
 
 def test_a_page_begun_early_is_taken_once(tmp_path: Path, counting: tuple[str, list[str]]) -> None:
     server, seen = counting
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/api/v1/pods", {"limit": 5})], 5, 5, 1 << 20)  # no event loop yet
 
     async def twice() -> list[Any]:
@@ -161,7 +140,7 @@ def test_an_early_page_that_failed_fails_the_fetch_as_a_late_one_would(tmp_path:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    api = _transport(tmp_path, f"http://127.0.0.1:{port}")
+    api = token_transport(tmp_path, f"http://127.0.0.1:{port}")
     api.begin([("/api/v1/nodes", {"limit": 500})], 5, 5, 1 << 20)
     with pytest.raises(ConnectionRefusedError):
         asyncio.run(api.fetch("/api/v1/nodes", {"limit": 500}, 5, 5, 1 << 20))
@@ -170,7 +149,7 @@ def test_an_early_page_that_failed_fails_the_fetch_as_a_late_one_would(tmp_path:
 def test_an_early_page_nobody_took_is_closed_quietly(
     tmp_path: Path, server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/stall", {})], 5, 30, 1 << 20)  # blocked in its read
     time.sleep(0.2)
     started = time.monotonic()
@@ -204,7 +183,7 @@ def test_the_dashboard_asks_every_kind_early_with_the_reflectors_queries(
     tmp_path: Path, counting: tuple[str, list[str]]
 ) -> None:
     server, _seen = counting
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     config = tmp_path / "config"
     source = LiveSource(Target(kubeconfig=config, namespace="lab"))
     source.begin_lists()
@@ -224,7 +203,7 @@ def test_a_reflector_lists_from_an_early_page(
     tmp_path: Path, counting: tuple[str, list[str]]
 ) -> None:
     server, seen = counting
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     changes: list[Any] = []
     reflector = Reflector(api, KINDS[Kind.PODS], changes.append, namespace="lab")
     path, query = reflector.first_page()

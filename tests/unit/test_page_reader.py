@@ -7,21 +7,21 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import threading
 import time
 import weakref
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from gsb_tui.kube import pages
-from gsb_tui.kube.config import Target, resolve
 from gsb_tui.kube.page_reader import without_managed_fields
 from gsb_tui.kube.pages import Begun, ChildPages
 from gsb_tui.kube.transport import NativeTransport
+
+from .local_server import serving, token_transport
 
 ITEM = {"metadata": {"name": "a", "uid": "u1", "managedFields": [{"manager": "m"}]}, "spec": {}}
 LIST = {"kind": "PodList", "metadata": {"resourceVersion": "7"}, "items": [ITEM, {"x": 1}]}
@@ -52,24 +52,8 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def server() -> Iterator[str]:
     _Handler.seen = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-def _transport(tmp_path: Path, server: str) -> NativeTransport:
-    config = {
-        "apiVersion": "v1",
-        "clusters": [{"name": "c", "cluster": {"server": server}}],
-        "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
-        "users": [{"name": "u", "user": {"token": "t"}}],
-        "current-context": "x",
-    }
-    path = tmp_path / "config"
-    path.write_text(json.dumps(config))
-    return NativeTransport(resolve(Target(kubeconfig=path)))
+    with serving(_Handler) as url:
+        yield url
 
 
 def _fetch_all(api: NativeTransport, paths: list[str], read: float = 5) -> list[Any]:
@@ -91,7 +75,7 @@ def _fetch_all(api: NativeTransport, paths: list[str], read: float = 5) -> list[
 def test_the_child_answers_as_a_read_of_our_own_without_managed_fields(
     tmp_path: Path, server: str
 ) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     assert api.begin([("/pods", {}), ("/text", {})], 5, 5, 1 << 20)
     child = api._early
     assert isinstance(child, ChildPages)
@@ -107,7 +91,7 @@ def test_the_child_answers_as_a_read_of_our_own_without_managed_fields(
 
 
 def test_a_page_over_the_limit_comes_as_none(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/pods", {})], 5, 5, 10)
 
     async def go() -> Any:
@@ -124,7 +108,7 @@ def test_a_page_over_the_limit_comes_as_none(tmp_path: Path, server: str) -> Non
 def test_a_timeout_in_the_child_is_a_timeout_here_without_a_second_wait(
     tmp_path: Path, server: str
 ) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/stall", {})], 5, 0.5, 1 << 20)
     started = time.monotonic()
     (got,) = _fetch_all(api, ["/stall"], read=0.5)
@@ -134,7 +118,7 @@ def test_a_timeout_in_the_child_is_a_timeout_here_without_a_second_wait(
 
 
 def test_a_child_that_died_leaves_its_pages_to_us(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/slow", {})], 5, 30, 1 << 20)
     child = api._early
     assert isinstance(child, ChildPages)
@@ -147,7 +131,7 @@ def test_a_child_that_died_leaves_its_pages_to_us(tmp_path: Path, server: str) -
 
 
 def test_close_kills_and_reaps_a_child_still_reading(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/stall", {})], 5, 30, 1 << 20)
     child = api._early
     assert isinstance(child, ChildPages)
@@ -162,7 +146,7 @@ def test_without_a_child_the_pages_are_read_by_threads(
     tmp_path: Path, server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pages.sys, "executable", str(tmp_path / "no-python"))
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     assert api.begin([("/pods", {})], 5, 5, 1 << 20)
     assert isinstance(api._early, Begun)
     (got,) = _fetch_all(api, ["/pods"])
@@ -181,7 +165,7 @@ def test_managed_fields_go_and_nothing_else_changes() -> None:
 
 
 def test_a_taken_answer_is_not_kept_by_the_child_pages(tmp_path: Path, server: str) -> None:
-    api = _transport(tmp_path, server)
+    api = token_transport(tmp_path, server)
     api.begin([("/pods", {})], 5, 5, 1 << 20)
     child = api._early
     assert isinstance(child, ChildPages)
