@@ -17,7 +17,7 @@ import statistics
 import time
 from pathlib import Path
 
-from harness import CLK_TCK, GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced
+from harness import CLK_TCK, GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced, rss_mb
 
 WANT = "10000 devices · 5000 in use"
 SIZE = (160, 48)
@@ -29,10 +29,14 @@ def main() -> None:
     parser.add_argument("configs", nargs="*", default=["-"])
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--want", default=WANT)
+    parser.add_argument(
+        "--rss-after", type=float, default=0.0, help="also RSS this many seconds after the frame"
+    )
     args = parser.parse_intermixed_args()
     configs = [[c for c in config.split(",") if c != "-"] for config in args.configs]
     times: list[list[float]] = [[] for _ in configs]
     cpu: list[list[tuple[float, float]]] = [[] for _ in configs]
+    rss: list[list[float]] = [[] for _ in configs]
     command = [
         str(GSB_TUI),
         f"--kubeconfig={args.kubeconfig}",
@@ -42,18 +46,24 @@ def main() -> None:
         "--lang=en",
     ]
     for _ in range(args.runs):
-        for settings, taken, spent in zip(configs, times, cpu, strict=True):
+        for settings, taken, spent, held in zip(configs, times, cpu, rss, strict=True):
             with TmuxApp(["env", *settings, *command], *SIZE) as app:
                 took = app.wait_for(lambda s: all_synced(s) and args.want in s, 60)
                 spent.append(_cpu(app.pid()))
+                if args.rss_after:
+                    time.sleep(args.rss_after)
+                    held.append(rss_mb(app.pid()))
             taken.append(took if took is not None else float("nan"))
             time.sleep(1.0)
-    for config, taken, spent in zip(args.configs, times, cpu, strict=True):
+    for config, taken, spent, held in zip(args.configs, times, cpu, rss, strict=True):
         runs = " ".join(f"{t:.2f}" for t in taken)
         print(f"first_frame_s[{config}] median {statistics.median(taken):.2f} s  runs {runs}")
         own = statistics.median(c[0] for c in spent)
         children = statistics.median(c[1] for c in spent)
         print(f"first_frame_cpu_s[{config}] median {own:.2f} s, its children {children:.2f} s")
+        if held:
+            runs = " ".join(f"{r:.0f}" for r in held)
+            print(f"rss_after_mb[{config}] median {statistics.median(held):.0f} MB  runs {runs}")
 
 
 def _cpu(pid: int) -> tuple[float, float]:

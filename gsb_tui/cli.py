@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import ClassVar, NoReturn, cast
 
 from gsb_tui import __version__
+from gsb_tui.allocator import fix_mmap_threshold
 from gsb_tui.cli_io import EXIT_INTERRUPTED, EXIT_USAGE, finish, guarded_stdio
 from gsb_tui.words import LANGS, choose_lang, text
 
@@ -260,6 +261,7 @@ def run_record(args: argparse.Namespace, lang: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run gsb-tui and return its exit code (`--help` lists them; gsb_tui/cli_io.py)."""
+    fix_mmap_threshold()  # before the first large body: see gsb_tui/allocator.py
     lang = _early_lang(argv)
     # asyncio's own log lines (e.g. a child watcher finding its loop closed after a timed-out
     # credential plugin was killed) are internals, not a problem the user can act on.
