@@ -15,9 +15,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 
-from harness import CLK_TCK, GSB_TUI, LAB_NAMESPACE, NO_LAB_DIR, TmuxApp, all_synced, rss_mb
+from harness import (
+    GSB_TUI,
+    LAB_NAMESPACE,
+    NO_LAB_DIR,
+    TmuxApp,
+    all_synced,
+    cpu_seconds,
+    rss_mb,
+)
 
 WANT = "10000 devices · 5000 in use"
 SIZE = (160, 48)
@@ -49,10 +56,11 @@ def main() -> None:
         for settings, taken, spent, held in zip(configs, times, cpu, rss, strict=True):
             with TmuxApp(["env", *settings, *command], *SIZE) as app:
                 took = app.wait_for(lambda s: all_synced(s) and args.want in s, 60)
-                spent.append(_cpu(app.pid()))
+                pid = app.pid()  # its CPU once the frame is seen, and its reaped children's
+                spent.append((cpu_seconds(pid), cpu_seconds(pid, children=True)))
                 if args.rss_after:
                     time.sleep(args.rss_after)
-                    held.append(rss_mb(app.pid()))
+                    held.append(rss_mb(pid))
             taken.append(took if took is not None else float("nan"))
             time.sleep(1.0)
     for config, taken, spent, held in zip(args.configs, times, cpu, rss, strict=True):
@@ -64,16 +72,6 @@ def main() -> None:
         if held:
             runs = " ".join(f"{r:.0f}" for r in held)
             print(f"rss_after_mb[{config}] median {statistics.median(held):.0f} MB  runs {runs}")
-
-
-def _cpu(pid: int) -> tuple[float, float]:
-    """CPU seconds of gsb-tui once its frame is seen, and of the children it has reaped (the
-    page reader): utime + stime, cutime + cstime of /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (
-        (int(fields[11]) + int(fields[12])) / CLK_TCK,
-        (int(fields[13]) + int(fields[14])) / CLK_TCK,
-    )
 
 
 if __name__ == "__main__":

@@ -107,10 +107,12 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of one process, in seconds (fields 14 and 15 of /proc/<pid>/stat)."""
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """utime + stime of one process, in seconds (fields 14 and 15 of /proc/<pid>/stat), or
+    with `children` cutime + cstime (16 and 17: the children it has reaped)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    first = 13 if children else 11
+    return (int(fields[first]) + int(fields[first + 1])) / CLK_TCK
 
 
 def idle_cpu_pct(pid: int, seconds: float) -> float:

@@ -185,7 +185,7 @@ def _line(fd: int, pending: bytearray) -> tuple[bytes | None, bytearray]:
             return None, pending
         pending += chunk
     line, _, rest = pending.partition(b"\n")
-    return bytes(line), bytearray(rest)
+    return bytes(line), rest
 
 
 def _body(fd: int, pending: bytearray, size: int) -> tuple[bytes, bytearray]:
@@ -199,7 +199,7 @@ def _body(fd: int, pending: bytearray, size: int) -> tuple[bytes, bytearray]:
         if n == 0:
             raise ValueError("the pipe ended inside a body")
         got += n
-    return bytes(body), bytearray(pending[size:])
+    return bytes(body), pending[size:]
 
 
 def _settle(

@@ -150,28 +150,23 @@ class NativeTransport:
         key = _material(user, "client-key")
         if bool(cert) != bool(key):
             raise KubeconfigError(t("kube.cert-without-key"))
-        self.ssl = self._ssl(self.cluster, cert, key)
+        # Read once: every TLS context (an exec plugin's new certificate, the child's) needs it.
+        self._ca = _material(self.cluster, "certificate-authority")
+        self._insecure = bool(self.cluster.get("insecure-skip-tls-verify"))
+        self._client_cert = (cert, key)
+        self.ssl = self._ssl(cert, key)
         self.server_name = self.cluster.get("tls-server-name") or None
         self.session: aiohttp.ClientSession | None = None
         # GETs begun before the event loop existed (begin): in a child process, or threads
         self._early: ChildPages | Begun = Begun()
-        # What the child needs to speak to the server as we do (never on its command line).
-        self._child_tls = {
-            "ca": _b64(_material(self.cluster, "certificate-authority")),
-            "insecure": bool(self.cluster.get("insecure-skip-tls-verify")),
-            "cert": _b64(cert),
-            "key": _b64(key),
-        }
 
     @staticmethod
     def supports(resolved: Resolved) -> bool:
         return not resolved.user_info.get("auth-provider")
 
-    @staticmethod
-    def _ssl(cluster: Mapping[str, Any], cert: bytes | None, key: bytes | None) -> ssl.SSLContext:
-        ca = _material(cluster, "certificate-authority")
+    def _ssl(self, cert: bytes | None, key: bytes | None) -> ssl.SSLContext:
         try:
-            ctx = client_context(ca, bool(cluster.get("insecure-skip-tls-verify")))
+            ctx = client_context(self._ca, self._insecure)
         except (ssl.SSLError, ValueError) as exc:  # not PEM (UnicodeDecodeError is a ValueError)
             raise KubeconfigError(t("kube.bad-ca", reason=_ssl_reason(exc))) from None
         if cert and key:
@@ -202,7 +197,7 @@ class NativeTransport:
                     _header_value(credential.token, "token")
                     ssl_ctx = self.ssl
                 else:
-                    ssl_ctx = self._ssl(self.cluster, credential.cert, credential.key)
+                    ssl_ctx = self._ssl(credential.cert, credential.key)
             except KubeconfigError as exc:  # the plugin's, or its certificate's
                 self._exec_failure = (time.monotonic(), exc.text)
                 raise ExecPluginError(exc.text) from None
@@ -269,8 +264,12 @@ class NativeTransport:
         if self.exec_spec:
             return False
         targets = [self._target(path, query) for path, query in requests]
-        request = {
-            **self._child_tls,
+        cert, key = self._client_cert
+        request = {  # on the child's stdin, never its command line
+            "ca": _b64(self._ca),
+            "insecure": self._insecure,
+            "cert": _b64(cert),
+            "key": _b64(key),
             "server": self.server,
             "server_name": self.server_name,
             "headers": self.headers,

@@ -117,11 +117,17 @@ def test_a_timeout_in_the_child_is_a_timeout_here_without_a_second_wait(
     assert _Handler.seen == ["/stall?"]
 
 
-def test_a_child_that_died_leaves_its_pages_to_us(tmp_path: Path, server: str) -> None:
+def _begun_child(tmp_path: Path, server: str, path: str) -> tuple[NativeTransport, ChildPages]:
+    """A transport whose child has begun reading `path` (30 s read timeout)."""
     api = token_transport(tmp_path, server)
-    api.begin([("/slow", {})], 5, 30, 1 << 20)
+    api.begin([(path, {})], 5, 30, 1 << 20)
     child = api._early
     assert isinstance(child, ChildPages)
+    return api, child
+
+
+def test_a_child_that_died_leaves_its_pages_to_us(tmp_path: Path, server: str) -> None:
+    api, child = _begun_child(tmp_path, server, "/slow")
     time.sleep(0.3)
     child._proc.kill()  # dies mid-read
     (got,) = _fetch_all(api, ["/slow"])
@@ -131,10 +137,7 @@ def test_a_child_that_died_leaves_its_pages_to_us(tmp_path: Path, server: str) -
 
 
 def test_close_kills_and_reaps_a_child_still_reading(tmp_path: Path, server: str) -> None:
-    api = token_transport(tmp_path, server)
-    api.begin([("/stall", {})], 5, 30, 1 << 20)
-    child = api._early
-    assert isinstance(child, ChildPages)
+    api, child = _begun_child(tmp_path, server, "/stall")
     time.sleep(0.2)
     started = time.monotonic()
     asyncio.run(api.close())
