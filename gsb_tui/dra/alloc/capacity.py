@@ -1,0 +1,115 @@
+"""Consumable capacity: what a request takes of a device and whether it still fits.
+
+Mirrors `structured/internal/incubating/consumable_capacity.go` at v0.36.3:
+CmpRequestOverCapacity, requestsContainNonExistCapacity, calculateConsumedCapacity,
+fillEmptyRequest, roundUpRange, roundUpValidValues, GetConsumedCapacityFromRequest,
+violatesPolicy, violateValidRange, violateValidValues. Quantities are exact fractions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+
+from gsb_tui.dra.alloc.pools import Capacity, CapacityPolicy
+
+Consumed = dict[str, Fraction]
+
+
+class UnknownCapacity(Exception):
+    """The request asks for a capacity the device does not publish (upstream's error)."""
+
+
+def _value(q: Fraction) -> int:
+    """resource.Quantity.Value(): rounded up to an integer."""
+    return math.ceil(q)
+
+
+def request_over_capacity(
+    current: Mapping[str, Fraction] | None,
+    requests: Mapping[str, Fraction] | None,
+    capacity: Mapping[str, Capacity],
+    allocating: Mapping[str, Fraction] | None,
+) -> bool:
+    """CmpRequestOverCapacity: True when the request fits (its policy and what is left)."""
+    if requests and any(name not in capacity for name in requests):
+        raise UnknownCapacity("some requested capacity has not been defined")
+    clone = dict(current or {})
+    for name, cap in capacity.items():
+        asked = requests.get(name) if requests else None
+        consumed = consumed_capacity(asked, cap)
+        if violates_policy(consumed, cap.policy):
+            return False
+        clone[name] = clone.get(name, Fraction(0)) + consumed
+        if allocating and name in allocating:
+            clone[name] += allocating[name]
+        if clone[name] > cap.value:
+            return False
+    return True
+
+
+def consumed_capacity(asked: Fraction | None, cap: Capacity) -> Fraction:
+    """calculateConsumedCapacity."""
+    if asked is None:
+        return fill_empty_request(cap)
+    policy = cap.policy
+    if policy is None:
+        return asked
+    if policy.has_range and policy.range_min is not None:
+        return _round_up_range(asked, policy)
+    if policy.valid_values:
+        return next((v for v in policy.valid_values if asked <= v), asked)
+    return asked
+
+
+def fill_empty_request(cap: Capacity) -> Fraction:
+    """fillEmptyRequest: the policy's default, else all of it."""
+    if cap.policy is not None and cap.policy.default is not None:
+        return cap.policy.default
+    return cap.value
+
+
+def _round_up_range(asked: Fraction, policy: CapacityPolicy) -> Fraction:
+    low = policy.range_min if policy.range_min is not None else Fraction(0)
+    if asked < low:
+        return low
+    if policy.range_step is None:
+        return asked
+    step = _value(policy.range_step)
+    base = _value(low)
+    added = _value(asked) - base
+    n, mod = divmod(added, step) if step else (0, 0)
+    if mod:
+        n += 1
+    return Fraction(base + step * n)
+
+
+def consumed_from_request(
+    requests: Mapping[str, Fraction] | None, capacity: Mapping[str, Capacity]
+) -> Consumed:
+    """GetConsumedCapacityFromRequest."""
+    return {
+        name: consumed_capacity(requests.get(name) if requests else None, cap)
+        for name, cap in capacity.items()
+    }
+
+
+def violates_policy(value: Fraction, policy: CapacityPolicy | None) -> bool:
+    """violatesPolicy (upstream compares the default as a Quantity struct; by value here)."""
+    if policy is None:
+        return False
+    if policy.default is not None and value == policy.default:
+        return False
+    if policy.has_range:
+        if policy.range_max is not None and value > policy.range_max:
+            return True
+        if policy.range_step is not None:
+            step = _value(policy.range_step)
+            low = _value(policy.range_min) if policy.range_min is not None else 0
+            if step and (_value(value) - low) % step:
+                return True
+        return False
+    if policy.valid_values:
+        return value not in policy.valid_values
+    return False

@@ -1,0 +1,343 @@
+"""Resource pools as the allocator sees them from one node.
+
+Mirrors `k8s.io/dynamic-resource-allocation/structured/internal/incubating/pools_incubating.go`
+at v0.36.3 (the variant kube-scheduler 1.36 runs with its default gates): GatherPools,
+addSlice, buildPool, checkSlicesInPool, getAndValidateCounterSets, validateDeviceNames,
+validateDeviceCounterConsumption, poolHasBindingConditions, sortPoolsByID / sortSlicesByName.
+The slices and devices here are read once from the raw objects (`read_slice`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from gsb_tui.dra.alloc.features import Features
+from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
+from gsb_tui.dra.availability import quantity
+from gsb_tui.dra.model import Device, DeviceId
+from gsb_tui.dra.model.base import _d, _l
+from gsb_tui.dra.model.devices import parse_slice
+from gsb_tui.dra.model.features import DeviceTaint
+from gsb_tui.snapshot import Obj
+
+Counters = dict[str, Fraction]
+
+
+@dataclass(frozen=True)
+class CapacityPolicy:
+    default: Fraction | None
+    valid_values: tuple[Fraction, ...]
+    has_range: bool
+    range_min: Fraction | None
+    range_max: Fraction | None
+    range_step: Fraction | None
+
+
+@dataclass(frozen=True)
+class Capacity:
+    value: Fraction
+    policy: CapacityPolicy | None
+
+
+@dataclass(eq=False)
+class SliceDevice:
+    """A device of a slice, with what the allocator reads of it (`deviceWithID` without the
+    pool, which `Pool` adds)."""
+
+    id: DeviceId
+    model: Device  # what CEL sees (gsb_tui.dra.cel evaluates on it)
+    raw: Mapping[str, Any]
+    slice: ReadSlice
+    consumes: tuple[tuple[str, Counters], ...]  # (counterSet, counters)
+    capacity: Mapping[str, Capacity]
+    multiple: bool  # allowMultipleAllocations
+    taints: tuple[DeviceTaint, ...]  # its own and those DeviceTaintRules add
+    binding_conditions: tuple[str, ...]
+    binding_failure_conditions: tuple[str, ...]
+    binds_to_node: bool
+    node_name: str
+    all_nodes: bool
+    node_selector: Mapping[str, Any] | None
+
+
+@dataclass(eq=False)
+class ReadSlice:
+    name: str
+    driver: str
+    pool: str
+    generation: int
+    slice_count: int
+    node_name: str
+    all_nodes: bool
+    node_selector: Mapping[str, Any] | None
+    per_device: bool
+    shared_counters: tuple[tuple[str, Counters], ...]
+    devices: list[SliceDevice] = field(default_factory=list)
+    raw: Obj = field(default_factory=dict)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
+
+
+def _counters(raw: Any) -> Counters:
+    out: Counters = {}
+    for name, counter in _d(raw).items():
+        value = quantity(str(_d(counter).get("value") or ""))
+        out[str(name)] = value if value is not None else Fraction(0)
+    return out
+
+
+def _policy(raw: Any) -> CapacityPolicy | None:
+    if not isinstance(raw, Mapping):
+        return None
+    rng = raw.get("validRange")
+
+    def q(text: Any) -> Fraction | None:
+        return quantity(str(text)) if text is not None else None
+
+    values = tuple(v for v in (q(x) for x in _l(raw.get("validValues"))) if v is not None)
+    return CapacityPolicy(
+        default=q(raw.get("default")),
+        valid_values=values,
+        has_range=isinstance(rng, Mapping),
+        range_min=q(_d(rng).get("min")),
+        range_max=q(_d(rng).get("max")),
+        range_step=q(_d(rng).get("step")),
+    )
+
+
+def read_slice(obj: Obj, rule_taints: Mapping[DeviceId, tuple[DeviceTaint, ...]]) -> ReadSlice:
+    spec = _d(obj.get("spec"))
+    pool = _d(spec.get("pool"))
+    parsed = parse_slice(obj)
+    selector = spec.get("nodeSelector")
+    out = ReadSlice(
+        name=parsed.name,
+        driver=parsed.driver,
+        pool=parsed.pool,
+        generation=_int(pool.get("generation")),
+        slice_count=_int(pool.get("resourceSliceCount")),
+        node_name=str(spec.get("nodeName") or ""),
+        all_nodes=bool(spec.get("allNodes")),
+        node_selector=selector if isinstance(selector, Mapping) else None,
+        per_device=bool(spec.get("perDeviceNodeSelection")),
+        shared_counters=tuple(
+            (str(_d(cs).get("name") or ""), _counters(_d(cs).get("counters")))
+            for cs in _l(spec.get("sharedCounters"))
+        ),
+        raw=obj,
+    )
+    for model, raw in zip(parsed.devices, _l(spec.get("devices")), strict=False):
+        raw = _d(raw)
+        capacity = {
+            str(name): Capacity(
+                quantity(str(_d(cap).get("value") or "")) or Fraction(0),
+                _policy(_d(cap).get("requestPolicy")),
+            )
+            for name, cap in _d(raw.get("capacity")).items()
+        }
+        dev_selector = raw.get("nodeSelector")
+        out.devices.append(
+            SliceDevice(
+                id=model.id,
+                model=model,
+                raw=raw,
+                slice=out,
+                consumes=tuple(
+                    (str(_d(c).get("counterSet") or ""), _counters(_d(c).get("counters")))
+                    for c in _l(raw.get("consumesCounters"))
+                ),
+                capacity=capacity,
+                multiple=bool(raw.get("allowMultipleAllocations")),
+                taints=model.taints + rule_taints.get(model.id, ()),
+                binding_conditions=tuple(str(c) for c in _l(raw.get("bindingConditions"))),
+                binding_failure_conditions=tuple(
+                    str(c) for c in _l(raw.get("bindingFailureConditions"))
+                ),
+                binds_to_node=bool(raw.get("bindsToNode")),
+                node_name=str(raw.get("nodeName") or ""),
+                all_nodes=bool(raw.get("allNodes")),
+                node_selector=dev_selector if isinstance(dev_selector, Mapping) else None,
+            )
+        )
+    return out
+
+
+@dataclass(eq=False)
+class Pool:
+    driver: str
+    pool: str
+    incomplete: bool = False
+    invalid: bool = False
+    invalid_reason: str = ""
+    slices_targeting_node: list[ReadSlice] = field(default_factory=list)
+    slices_not_targeting_node: list[ReadSlice] = field(default_factory=list)
+    counter_sets: dict[str, Counters] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.pool}"
+
+
+def _add_slice(pools: dict[tuple[str, str], list[ReadSlice]], s: ReadSlice) -> None:
+    """addSlice: the highest generation of a pool wins; older slices are out-dated."""
+    key = (s.driver, s.pool)
+    found = pools.get(key)
+    if found is None:
+        pools[key] = [s]
+    elif s.generation < found[0].generation:
+        return
+    elif s.generation > found[0].generation:
+        pools[key] = [s]
+    else:
+        found.append(s)
+
+
+def gather_pools(
+    slices_for_node: Sequence[ReadSlice],
+    node: NodeFacts | None,
+    features: Features,
+    all_slices: Sequence[ReadSlice],
+) -> list[Pool]:
+    """GatherPools: every pool with devices reachable from the node, incomplete and invalid
+    ones marked (they are never allocated from). Raises SelectorError like upstream's error."""
+    pools: dict[tuple[str, str], list[ReadSlice]] = {}
+    for s in slices_for_node:
+        if not features.partitionable_devices and (s.per_device or s.shared_counters):
+            continue
+        if s.shared_counters:
+            relevant = True  # needed to use a pool whatever its node selection
+        elif s.node_name or s.all_nodes or s.node_selector is not None:
+            relevant = node_matches(node, s.node_name, s.all_nodes, s.node_selector)
+        elif s.per_device:
+            relevant = any(
+                node_matches(node, d.node_name, d.all_nodes, d.node_selector) for d in s.devices
+            )
+        else:
+            continue  # some future, unknown way of node selection
+        if relevant:
+            _add_slice(pools, s)
+
+    result: list[Pool] = []
+    with_binding: list[Pool] = []
+    for (driver, name), for_pool in pools.items():
+        head = for_pool[0]
+        if len(for_pool) == head.slice_count:
+            pool = build_pool(driver, name, for_pool, features, None)
+        else:
+            obsolete, all_for_pool = _check_slices_in_pool(
+                all_slices, driver, name, head.generation
+            )
+            if obsolete:
+                continue  # the driver is replacing this generation
+            if len(all_for_pool) != head.slice_count:
+                result.append(Pool(driver, name, incomplete=True))
+                continue
+            pool = build_pool(driver, name, for_pool, features, all_for_pool)
+        (with_binding if _has_binding_conditions(pool) else result).append(pool)
+    result.sort(key=lambda p: (p.driver, p.pool))
+    with_binding.sort(key=lambda p: (p.driver, p.pool))
+    return result + with_binding
+
+
+def _check_slices_in_pool(
+    slices: Sequence[ReadSlice], driver: str, pool: str, generation: int
+) -> tuple[bool, list[ReadSlice]]:
+    """checkSlicesInPool: (a newer generation exists, all slices of this generation)."""
+    found = []
+    for s in slices:
+        if s.driver != driver or s.pool != pool:
+            continue
+        if s.generation == generation:
+            found.append(s)
+        elif s.generation > generation:
+            return True, []
+    return False, found
+
+
+def build_pool(
+    driver: str,
+    name: str,
+    slices: list[ReadSlice],
+    features: Features,
+    all_for_pool: list[ReadSlice] | None,
+) -> Pool:
+    """buildPool: slices sorted by name, devices and counter sets validated."""
+    slices = sorted(slices, key=lambda s: s.name)
+    if features.partitionable_devices:
+        counter_slices = [s for s in slices if s.shared_counters]
+        device_slices = [s for s in slices if not s.shared_counters]
+    else:
+        counter_slices, device_slices = [], slices
+    problem = _duplicate_device_name(device_slices)
+    if problem:
+        return Pool(driver, name, invalid=True, invalid_reason=problem)
+    if not features.partitionable_devices:
+        return Pool(driver, name, slices_targeting_node=device_slices)
+    counter_sets: dict[str, Counters] = {}
+    for s in counter_slices:
+        for set_name, counters in s.shared_counters:
+            if set_name in counter_sets:
+                reason = f"duplicate counter set name {set_name}"
+                return Pool(driver, name, invalid=True, invalid_reason=reason)
+            counter_sets[set_name] = counters
+    problem = _bad_counter_consumption(counter_sets, slices)
+    if problem:
+        return Pool(driver, name, invalid=True, invalid_reason=problem)
+    if all_for_pool is None or len(slices) == len(all_for_pool):
+        return Pool(driver, name, slices_targeting_node=device_slices, counter_sets=counter_sets)
+    seen = {s.name for s in slices}
+    others = [s for s in all_for_pool if s.name not in seen]
+    problem = _bad_counter_consumption(counter_sets, others)
+    if problem:
+        return Pool(driver, name, invalid=True, invalid_reason=problem)
+    return Pool(
+        driver,
+        name,
+        slices_targeting_node=device_slices,
+        slices_not_targeting_node=others,
+        counter_sets=counter_sets,
+    )
+
+
+def _duplicate_device_name(slices: Sequence[ReadSlice]) -> str:
+    """validateDeviceNames."""
+    names: set[str] = set()
+    for s in slices:
+        for d in s.devices:
+            if d.id.device in names:
+                return f"duplicate device name {d.id.device}"
+            names.add(d.id.device)
+    return ""
+
+
+def _bad_counter_consumption(
+    counter_sets: Mapping[str, Counters], slices: Sequence[ReadSlice]
+) -> str:
+    """validateDeviceCounterConsumption."""
+    for s in slices:
+        for d in s.devices:
+            for set_name, counters in d.consumes:
+                found = counter_sets.get(set_name)
+                if found is None:
+                    return f"counter set {set_name} not found"
+                for counter in counters:
+                    if counter not in found:
+                        return f"counter {counter} not found in counter set {set_name}"
+    return ""
+
+
+def _has_binding_conditions(pool: Pool) -> bool:
+    """poolHasBindingConditions: such pools are tried last."""
+    return any(d.binding_conditions for s in pool.slices_targeting_node for d in s.devices)

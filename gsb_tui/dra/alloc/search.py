@@ -1,0 +1,740 @@
+"""The structured allocator: a first-fit search with backtracking over all requests of all
+claims a pod still needs, on one node.
+
+Mirrors `structured/internal/incubating/allocator_incubating.go` and `constraint.go` at
+v0.36.3, function by function (names in the comments): NewAllocator, Allocate,
+validateDeviceRequest, allocateOne, isSelectable, selectorsMatch, CmpRequestOverCapacity,
+allocateDevice, rollbackDevice, taintPreventsAllocation, checkAvailableCounters,
+deallocateCountersForDevice, deviceInUse and friends, matchAttributeConstraint,
+distinctAttributeConstraint, lookupAttribute. Where upstream keys state oddly (the counter
+caches by pool name only; distinctAttribute by request name) this does the same, so the
+answers are the scheduler's, bugs included; the comments say where.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from gsb_tui.dra import cel
+from gsb_tui.dra.alloc import capacity as cap
+from gsb_tui.dra.alloc.features import Features
+from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
+from gsb_tui.dra.alloc.pools import Counters, Pool, ReadSlice, SliceDevice, gather_pools
+from gsb_tui.dra.alloc.requests import ClaimConstraint, ClaimInput, Req
+from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.model.base import _d, _l
+from gsb_tui.dra.model.features import DeviceTaint, Toleration
+from gsb_tui.snapshot import Obj
+
+MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
+
+
+class AllocError(Exception):
+    """An error that stops the scheduling attempt (the plugin's statusError): a CEL runtime
+    or compile error, an unusable request. Worded as upstream words it."""
+
+
+class NodeFailure(Exception):
+    """structured.ErrFailedAllocationOnNode: this node only (invalid pools encountered)."""
+
+
+class Undecided(Exception):
+    """The time budget ran out, or a selector this evaluator cannot run: no answer yet."""
+
+
+class _MaxSize(Exception):
+    """errAllocationResultMaxSizeExceeded."""
+
+
+@dataclass
+class AllocatedState:
+    """schedulerapi.AllocatedState, gathered from every allocated claim."""
+
+    devices: set[DeviceId] = field(default_factory=set)
+    shared: set[tuple[DeviceId, str]] = field(default_factory=set)
+    capacity: dict[DeviceId, dict[str, Fraction]] = field(default_factory=dict)
+    # who holds what, for the explanations (not read by the search)
+    holders: dict[DeviceId, list[str]] = field(default_factory=dict)
+
+    def is_allocated(self, id: DeviceId) -> bool:
+        """internal.IsDeviceAllocated."""
+        return id in self.devices or any(d == id for d, _ in self.shared) or id in self.capacity
+
+
+@dataclass(frozen=True)
+class PoolDevice:
+    """deviceWithID: a device with its slice and pool."""
+
+    device: SliceDevice
+    pool: Pool
+
+    @property
+    def id(self) -> DeviceId:
+        return self.device.id
+
+
+@dataclass
+class DeviceResult:
+    """internalDeviceResult."""
+
+    request: str
+    parent_request: str
+    id: DeviceId
+    device: SliceDevice
+    share: bool
+    consumed: dict[str, Fraction]
+    admin_access: bool
+
+    @property
+    def request_name(self) -> str:
+        return f"{self.parent_request}/{self.request}" if self.parent_request else self.request
+
+
+@dataclass
+class _RequestData:
+    request: Req
+    parent: str  # the parent request's name for a subrequest, else ""
+    class_obj: Obj | None
+    num_devices: int = 0
+    selected_sub: int = 0
+    all_devices: list[PoolDevice] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.parent}/{self.request.name}" if self.parent else self.request.name
+
+
+def tolerates(tol: Toleration, taint: DeviceTaint) -> bool:
+    """resourceclaim.ToleratesTaint."""
+    if tol.effect and tol.effect != taint.effect:
+        return False
+    if tol.key and tol.key != taint.key:
+        return False
+    if tol.operator in ("", "Equal"):
+        return tol.value == taint.value
+    return tol.operator == "Exists"
+
+
+def taint_prevents_allocation(device: SliceDevice, request: Req) -> bool:
+    """taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration covers."""
+    for taint in device.taints:
+        if taint.effect in ("NoExecute", "NoSchedule") and not any(
+            tolerates(t, taint) for t in request.tolerations
+        ):
+            return True
+    return False
+
+
+def _typed_attribute(raw: Any) -> tuple[str, object] | None:
+    """A DeviceAttribute by its set field, in the order upstream's switch tests them."""
+    raw = _d(raw)
+    for kind in ("string", "int", "bool", "version"):
+        if raw.get(kind) is not None:
+            return (kind, raw[kind])
+    return ("unknown", None) if raw else None
+
+
+def lookup_attribute(device: SliceDevice, name: str) -> tuple[str, object] | None:
+    """lookupAttribute: fully qualified first, then the bare name when the domain is the
+    device's driver."""
+    attrs = _d(device.raw.get("attributes"))
+    if name in attrs:
+        return _typed_attribute(attrs[name])
+    domain, sep, bare = name.partition("/")
+    if not sep or domain != device.id.driver:
+        return None
+    return _typed_attribute(attrs[bare]) if bare in attrs else None
+
+
+class _Constraint:
+    def __init__(self, c: ClaimConstraint) -> None:
+        self.names = c.requests
+        self.attribute = c.attribute
+
+    def applies(self, request: str, sub: str) -> bool:
+        if not self.names:
+            return True
+        if not sub:
+            return request in self.names
+        return request in self.names or f"{request}/{sub}" in self.names
+
+    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
+        raise NotImplementedError
+
+    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
+        raise NotImplementedError
+
+
+class MatchAttribute(_Constraint):
+    """matchAttributeConstraint: every device it covers has the same value."""
+
+    def __init__(self, c: ClaimConstraint) -> None:
+        super().__init__(c)
+        self.value: tuple[str, object] | None = None
+        self.count = 0
+
+    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
+        if not self.applies(request, sub):
+            return True
+        found = lookup_attribute(device, self.attribute)
+        if found is None:
+            return False
+        if self.count == 0:
+            self.value, self.count = found, 1
+            return True
+        if found[0] == "unknown" or found != self.value:
+            return False
+        self.count += 1
+        return True
+
+    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
+        if self.applies(request, sub):
+            self.count -= 1
+
+
+class DistinctAttribute(_Constraint):
+    """distinctAttributeConstraint. Upstream keeps one value per request name (a second
+    device of the same request replaces it, a removal drops it): so does this."""
+
+    def __init__(self, c: ClaimConstraint) -> None:
+        super().__init__(c)
+        self.values: dict[str, tuple[str, object]] = {}
+        self.count = 0
+
+    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
+        if not self.applies(request, sub):
+            return True
+        found = lookup_attribute(device, self.attribute)
+        if found is None:
+            return False
+        if self.count == 0:
+            self.values[request] = found
+            self.count = 1
+            return True
+        if found[0] == "unknown" or any(found == v for v in self.values.values()):
+            return False
+        self.values[request] = found
+        self.count += 1
+        return True
+
+    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
+        if self.applies(request, sub):
+            self.values.pop(request, None)
+            self.count -= 1
+
+
+class Allocator:
+    """structured.Allocator (incubating): built once per pod from the cluster's state, then
+    asked node by node."""
+
+    def __init__(
+        self,
+        features: Features,
+        state: AllocatedState,
+        classes: Mapping[str, Obj],
+        slices: Sequence[ReadSlice],
+        deadline: float | None = None,
+    ) -> None:
+        self.features = features
+        self.state = state
+        self.classes = classes
+        self.all_slices = list(slices)
+        self.on_node: dict[str, list[ReadSlice]] = {}
+        self.shared: list[ReadSlice] = []
+        for s in slices:
+            if not s.node_name or s.shared_counters:
+                self.shared.append(s)
+            else:
+                self.on_node.setdefault(s.node_name, []).append(s)
+        self.deadline = deadline
+        # availableCounters: per pool *name* (v1.36.3; two drivers' pools of one name share it)
+        self.available_counters: dict[str, dict[str, Counters]] = {}
+        self.invocations = 0
+
+    def slices_for(self, node: NodeFacts) -> list[ReadSlice]:
+        return self.on_node.get(node.name, []) + self.shared
+
+    def allocate(
+        self, node: NodeFacts, claims: Sequence[ClaimInput]
+    ) -> list[list[DeviceResult]] | None:
+        """Allocate: one list of results per claim, or None when they cannot all be
+        allocated here. Raises AllocError, NodeFailure or Undecided."""
+        run = _Run(self, node, claims)
+        return run.allocate()
+
+
+class _Run:
+    """The `allocator` of one Allocate call."""
+
+    def __init__(self, owner: Allocator, node: NodeFacts, claims: Sequence[ClaimInput]) -> None:
+        self.a = owner
+        self.features = owner.features
+        self.node = node
+        self.claims = list(claims)
+        self.pools: list[Pool] = []
+        self.matches: dict[tuple[DeviceId, int, int, int], bool] = {}
+        self.constraints: list[list[_Constraint]] = [[] for _ in claims]
+        self.consumed: dict[str, dict[str, Counters]] = {}
+        self.data: dict[tuple[int, int, int], _RequestData] = {}
+        self.results: list[list[DeviceResult]] = [[] for _ in claims]
+        self.allocating: dict[DeviceId, set[int]] = {}
+        self.allocating_capacity: dict[DeviceId, dict[str, Fraction]] = {}
+
+    # -- Allocate ------------------------------------------------------------------------
+
+    def allocate(self) -> list[list[DeviceResult]] | None:
+        try:
+            self.pools = gather_pools(
+                self.a.slices_for(self.node), self.node, self.features, self.a.all_slices
+            )
+        except ValueError as exc:
+            raise AllocError(f"gather pool information: {exc}") from exc
+        for ci, claim in enumerate(self.claims):
+            min_devices = 0
+            for ri, request in enumerate(claim.requests):
+                if request.first_available and not self.features.prioritized_list:
+                    raise AllocError(
+                        f"claim {claim.ref}, request {request.name}: has subrequests, "
+                        "but the DRAPrioritizedList feature is disabled"
+                    )
+                if not self.features.consumable_capacity:
+                    if request.exactly is not None and request.exactly.capacity is not None:
+                        raise AllocError(
+                            f"claim {claim.ref}, request {request.name}: has capacity requests, "
+                            "but the DRAConsumableCapacity feature is disabled"
+                        )
+                    for sub in request.first_available:
+                        if sub.capacity is not None:
+                            raise AllocError(
+                                f"claim {claim.ref}, subrequest {sub.name}: has capacity "
+                                "requests, but the DRAConsumableCapacity feature is disabled"
+                            )
+                if request.first_available:
+                    fewest = None
+                    for si, sub in enumerate(request.first_available):
+                        data = self._validate_request(sub, request.name, (ci, ri, si))
+                        self.data[(ci, ri, si)] = data
+                        fewest = (
+                            data.num_devices if fewest is None else min(fewest, data.num_devices)
+                        )
+                    min_devices += fewest or 0
+                else:
+                    if request.exactly is None:
+                        raise AllocError(
+                            f"claim {claim.ref}, request {request.name}: unsupported request type"
+                        )
+                    data = self._validate_request(request.exactly, "", (ci, ri, 0))
+                    self.data[(ci, ri, 0)] = data
+                    min_devices += data.num_devices
+            if min_devices > MAX_RESULTS:
+                raise AllocError(
+                    f"claim {claim.ref}: number of requested devices {min_devices} exceeds "
+                    f"the claim limit of {MAX_RESULTS}"
+                )
+            for i, c in enumerate(claim.constraints):
+                if c.kind == "matchAttribute":
+                    self.constraints[ci].append(MatchAttribute(c))
+                elif c.kind == "distinctAttribute":
+                    self.constraints[ci].append(DistinctAttribute(c))
+                else:
+                    raise AllocError(
+                        f"claim {claim.ref}, constraint #{i}: empty constraint "
+                        "(unsupported constraint type?)"
+                    )
+        try:
+            done = self._allocate_one((0, 0, 0, 0), False, (0, 0, 0))
+        except _MaxSize:  # not reachable from the top, as upstream
+            done = False
+        except RecursionError as exc:
+            raise Undecided("the search went too deep") from exc
+        if not done:
+            if any(p.invalid for p in self.pools):
+                raise NodeFailure("invalid resource pools were encountered")
+            return None
+        return self.results
+
+    def _validate_request(
+        self, request: Req, parent: str, key: tuple[int, int, int]
+    ) -> _RequestData:
+        """validateDeviceRequest."""
+        claim = self.claims[key[0]]
+        data = _RequestData(request, parent, None)
+        for i, selector in enumerate(request.selectors):
+            if selector is None:
+                raise AllocError(
+                    f"claim {claim.ref}, request {request.name}, selector #{i}: CEL expression "
+                    "empty (unsupported selector type?)"
+                )
+        if not self.features.admin_access and request.admin_access:
+            raise AllocError(
+                f"claim {claim.ref}, request {request.name}: admin access is requested, but "
+                "the feature is disabled"
+            )
+        if not request.class_name:
+            raise AllocError(
+                f"claim {claim.ref}, request {request.name}: missing device class name "
+                "(unsupported request type?)"
+            )
+        cls = self.a.classes.get(request.class_name)
+        if cls is None:
+            raise AllocError(
+                f"claim {claim.ref}, request {request.name}: could not retrieve device class "
+                f'{request.class_name}: deviceclass.resource.k8s.io "{request.class_name}" '
+                "not found"
+            )
+        data.class_obj = cls
+        if request.mode == "ExactCount":
+            data.num_devices = request.count
+        elif request.mode == "All":
+            for pool in self.pools:
+                if pool.incomplete:
+                    raise AllocError(
+                        f"claim {claim.ref}, request {request.name}: asks for all devices, but "
+                        f"resource pool {pool.id} is currently being updated"
+                    )
+                if pool.invalid:
+                    raise AllocError(
+                        f"claim {claim.ref}, request {request.name}: asks for all devices, but "
+                        f"resource pool {pool.id} is currently invalid"
+                    )
+                for s in pool.slices_targeting_node:
+                    for device in s.devices:
+                        if not self._is_selectable(key, data, s, device):
+                            continue
+                        if self.features.consumable_capacity:
+                            try:
+                                if not self._over_capacity_ok(request, device):
+                                    continue
+                            except cap.UnknownCapacity:
+                                continue
+                        data.all_devices.append(PoolDevice(device, pool))
+            data.num_devices = len(data.all_devices)
+        else:
+            raise AllocError(
+                f"claim {claim.ref}, request {request.name}: unsupported count mode {request.mode}"
+            )
+        return data
+
+    # -- allocateOne ---------------------------------------------------------------------
+
+    def _allocate_one(
+        self, r: tuple[int, int, int, int], sub_request: bool, start: tuple[int, int, int]
+    ) -> bool:
+        a = self.a
+        a.invocations += 1
+        if a.deadline is not None and time.monotonic() > a.deadline:
+            raise Undecided("the time budget ran out")
+        ci, ri, si, di = r
+        if ci >= len(self.claims):
+            return True
+        claim = self.claims[ci]
+        if ri >= len(claim.requests):
+            try:
+                return self._allocate_one((ci + 1, 0, 0, 0), False, (0, 0, 0))
+            except _MaxSize:
+                return False
+        data = self.data[(ci, ri, si)]
+        if not sub_request and data.parent:
+            all_exceeded = True
+            sub = 0
+            while True:
+                if (ci, ri, sub) not in self.data:
+                    if all_exceeded:
+                        raise _MaxSize
+                    return False
+                try:
+                    ok = self._allocate_one((ci, ri, sub, di), True, (0, 0, 0))
+                except _MaxSize:
+                    sub += 1
+                    continue
+                all_exceeded = False
+                if ok:
+                    self.data[(ci, ri, 0)].selected_sub = sub
+                    return True
+                sub += 1
+        request = data.request
+        all_mode = request.mode == "All"
+        if all_mode and not data.all_devices:
+            return False
+        if di >= data.num_devices:
+            return self._allocate_one((ci, ri + 1, 0, 0), False, (0, 0, 0))
+        if len(self.results[ci]) + data.num_devices - di > MAX_RESULTS:
+            raise _MaxSize
+        if all_mode:
+            wanted = data.all_devices[di]
+            ok, undo = self._allocate_device(r, wanted, True)
+            if not ok:
+                return False
+            try:
+                done = self._allocate_one((ci, ri, si, di + 1), sub_request, (0, 0, 0))
+            except _MaxSize:
+                assert undo is not None
+                undo()
+                raise
+            if not done:
+                assert undo is not None
+                undo()
+            return done
+        for pi in range(start[0], len(self.pools)):
+            pool = self.pools[pi]
+            if pool.incomplete or pool.invalid:
+                continue
+            slice_start = start[1] if pi == start[0] else 0
+            for sli in range(slice_start, len(pool.slices_targeting_node)):
+                s = pool.slices_targeting_node[sli]
+                dev_start = start[2] if pi == start[0] and sli == start[1] else 0
+                for dvi in range(dev_start, len(s.devices)):
+                    device = s.devices[dvi]
+                    id = DeviceId(pool.driver, pool.pool, device.id.device)
+                    if request.admin_access and ci in self.allocating.get(id, ()):
+                        continue
+                    if not request.admin_access and self._in_use(id):
+                        continue
+                    if not self._is_selectable((ci, ri, si), data, s, device):
+                        continue
+                    if self.features.consumable_capacity:
+                        try:
+                            if not self._over_capacity_ok(request, device):
+                                continue
+                        except cap.UnknownCapacity:
+                            continue
+                    ok, undo = self._allocate_device(r, PoolDevice(device, pool), False)
+                    if not ok:
+                        continue
+                    assert undo is not None
+                    try:
+                        done = self._allocate_one(
+                            (ci, ri, si, di + 1), sub_request, (pi, sli, dvi + 1)
+                        )
+                    except _MaxSize:
+                        undo()
+                        raise
+                    if done:
+                        return True
+                    undo()
+        return False
+
+    # -- isSelectable, selectorsMatch ------------------------------------------------------
+
+    def _is_selectable(
+        self, key: tuple[int, int, int], data: _RequestData, s: ReadSlice, device: SliceDevice
+    ) -> bool:
+        if not self.features.device_binding_and_status and device.binding_conditions:
+            return False
+        id = DeviceId(s.driver, s.pool, device.id.device)
+        mkey = (id, *key)
+        known = self.matches.get(mkey)
+        if known is not None:
+            return known
+        if data.class_obj is not None:
+            cls = data.class_obj
+            name = str(_d(cls.get("metadata")).get("name") or "")
+            selectors = [
+                str(_d(_d(x).get("cel")).get("expression") or "")
+                for x in _l(_d(cls.get("spec")).get("selectors"))
+            ]
+            if not self._selectors_match(key[0], device, f"class {name}", selectors):
+                self.matches[mkey] = False
+                return False
+        claim = self.claims[key[0]]
+        exprs = [x or "" for x in data.request.selectors]
+        if not self._selectors_match(key[0], device, f"claim {claim.ref}", exprs):
+            self.matches[mkey] = False
+            return False
+        if s.per_device and not node_matches(
+            self.node, device.node_name, device.all_nodes, device.node_selector
+        ):
+            self.matches[mkey] = False
+            return False
+        self.matches[mkey] = True
+        return True
+
+    def _selectors_match(
+        self, ci: int, device: SliceDevice, who: str, selectors: Sequence[str]
+    ) -> bool:
+        for i, expression in enumerate(selectors):
+            try:
+                selector = cel.compile_selector(expression, driver=device.id.driver)
+            except cel.CelUnsupportedError as exc:
+                raise Undecided(f"{who}: selector #{i}: {exc}") from exc
+            except cel.CelCompileError as exc:
+                raise AllocError(f"{who}: selector #{i}: CEL compile error: {exc}") from exc
+            outcome = selector.evaluate(device.model, self.a.deadline)
+            if outcome.unfinished:
+                raise Undecided(outcome.error or "the time budget ran out")
+            if outcome.error:
+                raise AllocError(f"{who}: selector #{i}: CEL runtime error: {outcome.error}")
+            if not outcome.matched:
+                return False
+        return True
+
+    # -- capacity, devices in use ----------------------------------------------------------
+
+    def _over_capacity_ok(self, request: Req, device: SliceDevice) -> bool:
+        """CmpRequestOverCapacity (the allocator's method)."""
+        return cap.request_over_capacity(
+            self.a.state.capacity.get(device.id),
+            request.capacity,
+            device.capacity,
+            self.allocating_capacity.get(device.id),
+        )
+
+    def _in_use(self, id: DeviceId) -> bool:
+        """deviceInUse."""
+        return id in self.a.state.devices or bool(self.allocating.get(id))
+
+    def _capacity_in_use(self, id: DeviceId) -> bool:
+        """deviceCapacityInUse."""
+        return id in self.a.state.capacity or id in self.allocating_capacity
+
+    # -- allocateDevice ------------------------------------------------------------------
+
+    def _allocate_device(
+        self, r: tuple[int, int, int, int], pd: PoolDevice, must: bool
+    ) -> tuple[bool, Callable[[], None] | None]:
+        ci, ri, si, _ = r
+        claim = self.claims[ci]
+        data = self.data[(ci, ri, si)]
+        request = data.request
+        device = pd.device
+        id = pd.id
+        multiple = self.features.consumable_capacity and device.multiple
+        if not multiple and request.admin_access and ci in self.allocating.get(id, ()):
+            return False, None
+        if not request.admin_access and self._in_use(id):
+            return False, None
+        if not self.features.partitionable_devices and device.consumes:
+            return False, None
+        skip_counters = multiple and self._capacity_in_use(id)
+        counters_reserved = False
+        if not skip_counters and device.consumes:
+            if not self._check_available_counters(pd):
+                return False, None
+            counters_reserved = True
+        base = data.parent or request.name
+        sub = request.name if data.parent else ""
+        added = 0
+        marked = False
+        inserted: dict[str, Fraction] | None = None
+        existed = False
+        n_before = len(self.results[ci])
+        result_added = False
+
+        def rollback() -> None:
+            if result_added:
+                del self.results[ci][n_before:]
+            if inserted is not None:
+                self._remove_capacity(id, inserted)
+                if existed and id not in self.allocating_capacity:
+                    self.allocating_capacity[id] = {}
+            if marked:
+                self.allocating[id].discard(ci)
+            for c in reversed(self.constraints[ci][:added]):
+                c.remove(base, sub, device)
+            if counters_reserved:
+                self._deallocate_counters(pd)
+
+        if self.features.device_taints and taint_prevents_allocation(device, request):
+            rollback()
+            return False, None
+        for c in self.constraints[ci]:
+            if not c.add(base, sub, device):
+                rollback()
+                if must:
+                    raise AllocError(
+                        f"claim {claim.ref}, request {request.name}: cannot add device {id} "
+                        "because a claim constraint would not be satisfied"
+                    )
+                return False, None
+            added += 1
+        if not multiple:
+            self.allocating.setdefault(id, set()).add(ci)
+            marked = True
+        consumed: dict[str, Fraction] = {}
+        share = False
+        if self.features.consumable_capacity:
+            try:
+                fits = self._over_capacity_ok(request, device)
+            except cap.UnknownCapacity:
+                fits = False
+            if not fits:
+                rollback()
+                return False, None
+            if multiple:
+                consumed = cap.consumed_from_request(request.capacity, device.capacity)
+                share = True
+                existed = id in self.allocating_capacity
+                self._insert_capacity(id, consumed)
+                inserted = consumed
+        self.results[ci].append(
+            DeviceResult(
+                request.name, data.parent, id, device, share, consumed, request.admin_access
+            )
+        )
+        result_added = True
+        return True, rollback
+
+    def _insert_capacity(self, id: DeviceId, consumed: Mapping[str, Fraction]) -> None:
+        entry = self.allocating_capacity.get(id)
+        if entry is None:
+            self.allocating_capacity[id] = dict(consumed)
+            return
+        for name, value in consumed.items():
+            entry[name] = entry.get(name, Fraction(0)) + value
+
+    def _remove_capacity(self, id: DeviceId, consumed: Mapping[str, Fraction]) -> None:
+        entry = self.allocating_capacity.get(id)
+        if entry is None:
+            return
+        for name, value in consumed.items():
+            if name in entry:
+                entry[name] -= value
+        if all(v == 0 for v in entry.values()):
+            del self.allocating_capacity[id]
+
+    # -- counters ------------------------------------------------------------------------
+
+    def _check_available_counters(self, pd: PoolDevice) -> bool:
+        """checkAvailableCounters."""
+        pool = pd.pool
+        key = pool.pool  # upstream: by pool name only (v1.36.3)
+        available = self.a.available_counters.get(key)
+        if available is None:
+            available = {name: dict(c) for name, c in pool.counter_sets.items()}
+            for slices in (pool.slices_targeting_node, pool.slices_not_targeting_node):
+                for s in slices:
+                    for d in s.devices:
+                        if not self.a.state.is_allocated(DeviceId(s.driver, s.pool, d.id.device)):
+                            continue
+                        for set_name, counters in d.consumes:
+                            target = available.get(set_name)
+                            if target is None:
+                                continue
+                            for name, value in counters.items():
+                                if name in target:
+                                    target[name] -= value  # may go negative: none left
+            self.a.available_counters[key] = available
+        consumed_pool = self.consumed.setdefault(key, {})
+        for set_name, counters in pd.device.consumes:
+            bucket = consumed_pool.setdefault(set_name, {})
+            for name, value in counters.items():
+                bucket[name] = bucket.get(name, Fraction(0)) + value
+        for set_name, counters in available.items():
+            used = consumed_pool.get(set_name, {})
+            for name, value in counters.items():
+                if value < used.get(name, Fraction(0)):
+                    self._deallocate_counters(pd)
+                    return False
+        return True
+
+    def _deallocate_counters(self, pd: PoolDevice) -> None:
+        """deallocateCountersForDevice."""
+        consumed_pool = self.consumed.get(pd.pool.pool, {})
+        for set_name, counters in pd.device.consumes:
+            bucket = consumed_pool.setdefault(set_name, {})
+            for name, value in counters.items():
+                bucket[name] = bucket.get(name, Fraction(0)) - value
