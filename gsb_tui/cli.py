@@ -197,6 +197,20 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         help="also apply this DeviceClass's selectors",
     )
 
+    from gsb_tui.why_cli import parse_pod_ref
+
+    why = sub.add_parser(
+        "why",
+        help="would a pod not yet bound get every device now, where, and if not why",
+        description="Decide as kube-scheduler does (every node, every claim of the pod, "
+        "complete and valid pools) whether NAMESPACE/POD would get its devices now. "
+        "Exit 0 fits or already bound, 1 does not fit / not decided / no such pod, "
+        "2 cluster unusable, 64 usage.",
+    )
+    add_target_args(why)
+    why.add_argument("pod", type=parse_pod_ref, metavar="NAMESPACE/POD")
+    why.add_argument("--json", action="store_true", help="print one JSON object")
+
     record = sub.add_parser("record", help="record the live watch stream to a file (Ctrl-C stops)")
     add_target_args(record)
     record.add_argument("out", type=Path)
@@ -297,6 +311,10 @@ def _run(argv: Sequence[str] | None, parse_lang: str) -> int:
             from gsb_tui.match_cli import run_match
 
             return run_match(args, _target(args), lang)
+        if args.command == "why":
+            from gsb_tui.why_cli import run_why
+
+            return run_why(args, _target(args), lang)
         if args.command == "record":
             return run_record(args, lang)
         return run_dashboard(args, lang)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from gsb_tui.words.catalog_alloc import ALLOC
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
 from gsb_tui.words.catalog_features import FEATURES
@@ -46,7 +47,7 @@ def _merge(*parts: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str
     return MappingProxyType(merged)
 
 
-CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES)
+CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES, ALLOC)
 
 
 class Text(str):

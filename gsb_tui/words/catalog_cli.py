@@ -508,6 +508,14 @@ CLI: dict[str, tuple[str, str]] = {
         "building kwok {version} (first time only; log: {log})",
         "kwok {version} 를 빌드합니다 (처음 한 번만; 로그: {log})",
     ),
+    "cluster.building-oracle": (
+        "building the allocation oracle (tests only; about a minute the first time; log: {log})",
+        "할당 오라클을 빌드합니다 (테스트용; 처음에 1 분쯤; 로그: {log})",
+    ),
+    "cluster.built-oracle": (
+        "allocation oracle built in {seconds} s -> {path}",
+        "할당 오라클을 {seconds} 초 만에 빌드했습니다 -> {path}",
+    ),
     # ---------------------------------------------------------------- keys (footer and `?`)
     # key.<binding id>: the binding's description; key.<binding id>.tip: its tooltip. The
     # English is the binding's own (a test keeps them equal).

@@ -1,0 +1,446 @@
+"""Why a pod does not fit: for each node the first stage that failed, and for a failed
+allocation what on that node stood in the way, grouped over nodes.
+
+The verdict (fits or not, where) is the search's (scheduler.py); this only explains it. On a
+node where the search found no allocation, each request's candidates are sorted by what
+keeps them away, in the allocator's own order of checks: held by another claim, counters
+used up, a taint not tolerated, too little capacity left. When every request alone has
+enough, the search is run again without the claims' constraints: if it then succeeds, a
+constraint is the blocker; else the requests compete for the same devices or counters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from gsb_tui.dra import cel
+from gsb_tui.dra.alloc import capacity as cap
+from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
+from gsb_tui.dra.alloc.pools import Pool, SliceDevice, gather_pools
+from gsb_tui.dra.alloc.requests import ClaimInput, Req
+from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement
+from gsb_tui.dra.alloc.search import (
+    Allocator,
+    AllocError,
+    NodeFailure,
+    Undecided,
+    taint_prevents_allocation,
+)
+from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.model.base import _d, _l
+
+MAX_NODE_NAMES = 10
+MAX_DEVICES = 20
+# node-level stages in the order the scheduler runs them; a node has the first that failed
+NODE_CODES = ("node-unschedulable", "node-taint", "node-selector", "claim-node")
+
+
+@dataclass(frozen=True)
+class NodeBlocker:
+    """One reason on one node."""
+
+    code: str  # the catalog key is blocker.<key>
+    key: str
+    claim: str = ""
+    request: str = ""
+    devices: tuple[str, ...] = ()
+    holders: tuple[str, ...] = ()
+    detail: str = ""
+    need: int = 0
+    have: int = 0
+
+
+@dataclass
+class Blocker:
+    """A reason grouped over the nodes it applies to."""
+
+    code: str
+    key: str
+    claim: str = ""
+    request: str = ""
+    devices: list[str] = field(default_factory=list)
+    holders: list[str] = field(default_factory=list)
+    detail: str = ""
+    need: int = 0
+    have: int = 0
+    node_names: list[str] = field(default_factory=list)
+    nodes: int = 0
+
+    def values(self) -> dict[str, object]:
+        """The catalog's placeholders."""
+        return {
+            "claim": self.claim,
+            "request": f"{self.claim} {self.request}".strip(),
+            "devices": _short_list([d.rsplit("/", 1)[-1] for d in self.devices]),
+            "holders": _short_list(self.holders) or "-",
+            "detail": self.detail,
+            "need": self.need,
+            "have": self.have,
+            "nodes": self.nodes,
+            "where": _short_list(self.node_names, total=self.nodes) or "-",
+        }
+
+
+def _short_list(items: Sequence[str], limit: int = 4, total: int | None = None) -> str:
+    total = len(items) if total is None else total
+    shown = ", ".join(items[:limit])
+    return f"{shown}, +{total - min(limit, len(items))}" if total > limit else shown
+
+
+def natural_key(name: str) -> list[object]:
+    """lab-node-2 before lab-node-10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def blockers(judgement: PodJudgement, inputs: Inputs) -> list[Blocker]:
+    """Every reason the pod does not fit, one per code, claim and request, over nodes."""
+    if judgement.fits:
+        return []
+    if judgement.pod_code:
+        return [
+            Blocker(
+                judgement.pod_code,
+                judgement.pod_code,
+                detail=judgement.pod_text,
+                claim=_claim_of(judgement.pod_text),
+            )
+        ]
+    if judgement.error:
+        return [Blocker(judgement.error_code, judgement.error_code, detail=judgement.error)]
+    if not inputs.nodes:
+        return [Blocker("no-node", "no-node")]
+    per_node: list[tuple[str, list[NodeBlocker]]] = []
+    for name, verdict in judgement.per_node.items():
+        if not verdict.stage:
+            continue
+        node = next(n for n in inputs.nodes if n.name == name)
+        per_node.append(
+            (name, node_blockers(judgement, inputs, node, verdict.stage, verdict.detail))
+        )
+    return group(per_node)
+
+
+def _claim_of(text: str) -> str:
+    found = re.search(r"claim (\S+/\S+)", text)
+    return found.group(1) if found else ""
+
+
+def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker]:
+    out: dict[tuple[str, str, str, str], Blocker] = {}
+    for node, found in per_node:
+        for b in found:
+            k = (b.key, b.claim, b.request, b.detail if b.code in NODE_CODES else "")
+            g = out.get(k)
+            if g is None:
+                g = out[k] = Blocker(
+                    b.code, b.key, b.claim, b.request, detail=b.detail, need=b.need, have=b.have
+                )
+            g.nodes += 1
+            if node not in g.node_names:
+                g.node_names.append(node)
+            g.have = max(g.have, b.have)
+            for d in b.devices:
+                if d not in g.devices and len(g.devices) < MAX_DEVICES:
+                    g.devices.append(d)
+            for h in b.holders:
+                if h not in g.holders:
+                    g.holders.append(h)
+    result = sorted(out.values(), key=lambda g: (-g.nodes, g.code, g.claim, g.request))
+    for g in result:
+        g.node_names = sorted(g.node_names, key=natural_key)[:MAX_NODE_NAMES]
+    return result
+
+
+def node_blockers(
+    judgement: PodJudgement, inputs: Inputs, node: NodeFacts, stage: str, detail: str
+) -> list[NodeBlocker]:
+    if stage in NODE_CODES:
+        return [
+            NodeBlocker(stage, stage, claim=detail if stage == "claim-node" else "", detail=detail)
+        ]
+    if stage == "invalid-pool":
+        return _pool_blockers(judgement, inputs, node) or [
+            NodeBlocker("invalid-pool", "invalid-pool")
+        ]
+    if stage == "undecided":
+        return [NodeBlocker("undecided", "undecided", detail=detail)]
+    if stage != "allocate":
+        return [NodeBlocker("error", "error", detail=detail)]
+    return _allocation_blockers(judgement, inputs, node)
+
+
+def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> list[NodeBlocker]:
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
+    out = []
+    for pool in pools:
+        if pool.incomplete:
+            out.append(NodeBlocker("incomplete-pool", "incomplete-pool", detail=pool.id))
+        elif pool.invalid:
+            out.append(
+                NodeBlocker(
+                    "invalid-pool", "invalid-pool", detail=pool.id, holders=(pool.invalid_reason,)
+                )
+            )
+    return out
+
+
+@dataclass
+class _Sorted:
+    need: int
+    candidates: list[SliceDevice] = field(default_factory=list)
+    held: list[SliceDevice] = field(default_factory=list)
+    counters: list[SliceDevice] = field(default_factory=list)
+    tainted: list[SliceDevice] = field(default_factory=list)
+    capacity: list[SliceDevice] = field(default_factory=list)
+    selectable: int = 0
+
+
+def _selectable(req: Req, inputs: Inputs, device: SliceDevice, node: NodeFacts) -> bool:
+    cls = inputs.classes.get(req.class_name)
+    exprs = [
+        str(_d(_d(x).get("cel")).get("expression") or "")
+        for x in _l(_d((cls or {}).get("spec")).get("selectors"))
+    ] + [x or "" for x in req.selectors]
+    for expression in exprs:
+        try:
+            outcome = cel.compile_selector(expression, driver=device.id.driver).evaluate(
+                device.model
+            )
+        except (cel.CelCompileError, cel.CelUnsupportedError):
+            return False
+        if outcome.error or not outcome.matched:
+            return False
+    return not device.slice.per_device or node_matches(
+        node, device.node_name, device.all_nodes, device.node_selector
+    )
+
+
+def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
+    """checkAvailableCounters for this device alone against the allocated state."""
+    available = {name: dict(c) for name, c in pool.counter_sets.items()}
+    for slices in (pool.slices_targeting_node, pool.slices_not_targeting_node):
+        for s in slices:
+            for d in s.devices:
+                if not inputs.state.is_allocated(d.id):
+                    continue
+                for set_name, counters in d.consumes:
+                    for name, value in counters.items():
+                        if name in available.get(set_name, {}):
+                            available[set_name][name] -= value
+    used: dict[str, dict[str, Fraction]] = {}
+    for set_name, counters in device.consumes:
+        for name, value in counters.items():
+            used.setdefault(set_name, {})[name] = used.get(set_name, {}).get(name, 0) + value
+    return any(
+        value < used.get(set_name, {}).get(name, 0)
+        for set_name, counters in available.items()
+        for name, value in counters.items()
+    )
+
+
+def _sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFacts) -> _Sorted:
+    found = _Sorted(req.count if req.mode == "ExactCount" else 0)
+    for pool in pools:
+        if pool.incomplete or pool.invalid:
+            continue
+        for s in pool.slices_targeting_node:
+            for device in s.devices:
+                if not _selectable(req, inputs, device, node):
+                    continue
+                found.selectable += 1
+                multiple = inputs.features.consumable_capacity and device.multiple
+                if not req.admin_access and device.id in inputs.state.devices:
+                    found.held.append(device)
+                elif (
+                    device.consumes
+                    and not (multiple and device.id in inputs.state.capacity)
+                    and (_counters_short(device, pool, inputs))
+                ):
+                    found.counters.append(device)
+                elif inputs.features.device_taints and taint_prevents_allocation(device, req):
+                    found.tainted.append(device)
+                elif not _capacity_ok(req, device, inputs):
+                    found.capacity.append(device)
+                else:
+                    found.candidates.append(device)
+    if req.mode == "All":
+        found.need = found.selectable or 1
+    return found
+
+
+def _capacity_ok(req: Req, device: SliceDevice, inputs: Inputs) -> bool:
+    if not inputs.features.consumable_capacity:
+        return True
+    try:
+        return cap.request_over_capacity(
+            inputs.state.capacity.get(device.id), req.capacity, device.capacity, None
+        )
+    except cap.UnknownCapacity:
+        return False
+
+
+def _ids(devices: Sequence[SliceDevice]) -> tuple[str, ...]:
+    return tuple(str(d.id) for d in devices)
+
+
+def _holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[str, ...]:
+    out: list[str] = []
+    for d in devices:
+        for h in inputs.state.holders.get(d.id, ()):
+            if h not in out:
+                out.append(h)
+    return tuple(out)
+
+
+def _counter_holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[tuple[str, ...], str]:
+    """Who holds devices consuming the same counter sets, and the sets' names."""
+    sets = {(d.id.driver, d.id.pool, name) for d in devices for name, _ in d.consumes}
+    holders: list[str] = []
+    for s in inputs.slices:
+        for d in s.devices:
+            if any((d.id.driver, d.id.pool, name) in sets for name, _ in d.consumes):
+                for h in inputs.state.holders.get(d.id, ()):
+                    if h not in holders:
+                        holders.append(h)
+    return tuple(holders), ", ".join(sorted({name for _, _, name in sets}))
+
+
+def _request_blockers(
+    claim: ClaimInput, name: str, req: Req, found: _Sorted, inputs: Inputs
+) -> list[NodeBlocker]:
+    have = len(found.candidates)
+    common = {"claim": claim.ref, "request": name, "need": found.need, "have": have}
+    out = []
+    if found.held:
+        out.append(
+            NodeBlocker(
+                "held",
+                "held",
+                devices=_ids(found.held),
+                holders=_holders(found.held, inputs),
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    if found.counters:
+        holders, sets = _counter_holders(found.counters, inputs)
+        out.append(
+            NodeBlocker(
+                "counters",
+                "counters",
+                devices=_ids(found.counters),
+                holders=holders,
+                detail=sets,
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    if found.tainted:
+        taints = sorted({str(t) for d in found.tainted for t in d.taints if t.blocks})
+        out.append(
+            NodeBlocker(
+                "tainted",
+                "tainted",
+                devices=_ids(found.tainted),
+                detail=", ".join(taints),
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    if found.capacity:
+        out.append(
+            NodeBlocker(
+                "capacity",
+                "capacity",
+                devices=_ids(found.capacity),
+                holders=_holders(found.capacity, inputs),
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    if not out:
+        key = "selector" if not found.selectable else "count"
+        out.append(NodeBlocker(key, key, **common))  # type: ignore[arg-type]
+    return out
+
+
+def _allocation_blockers(
+    judgement: PodJudgement, inputs: Inputs, node: NodeFacts
+) -> list[NodeBlocker]:
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
+    out: list[NodeBlocker] = []
+    for pool in pools:
+        if pool.incomplete:
+            out.append(NodeBlocker("incomplete-pool", "incomplete-pool", detail=pool.id))
+    short = False
+    need_total = 0
+    candidates: set[DeviceId] = set()
+    shared_counters = False
+    for claim in judgement.to_allocate:
+        for request in claim.requests:
+            alternatives = request.first_available or (
+                (request.exactly,) if request.exactly else ()
+            )
+            sorted_alts = []
+            for req in alternatives:
+                name = f"{request.name}/{req.name}" if request.first_available else request.name
+                found = _sort_devices(req, pools, inputs, node)
+                sorted_alts.append((name, req, found))
+            if not sorted_alts:
+                continue
+            if all(len(f.candidates) < f.need for _, _, f in sorted_alts):
+                short = True
+                for name, req, found in sorted_alts:
+                    out.extend(_request_blockers(claim, name, req, found, inputs))
+            else:
+                name, req, found = next(a for a in sorted_alts if len(a[2].candidates) >= a[2].need)
+                need_total += found.need
+                candidates.update(d.id for d in found.candidates)
+                shared_counters |= any(d.consumes for d in found.candidates)
+    if short:
+        return out
+    joint = _joint_blocker(judgement, inputs, node)
+    if joint is not None:
+        return [*out, joint]
+    if shared_counters:
+        sets = sorted(
+            {
+                name
+                for s in inputs.slices
+                for d in s.devices
+                if d.id in candidates
+                for name, _ in d.consumes
+            }
+        )
+        return [
+            *out,
+            NodeBlocker(
+                "counters",
+                "counters-joint",
+                request=", ".join(r.name for c in judgement.to_allocate for r in c.requests),
+                detail=", ".join(sets),
+            ),
+        ]
+    return [*out, NodeBlocker("count", "count-joint", need=need_total, have=len(candidates))]
+
+
+def _joint_blocker(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> NodeBlocker | None:
+    """A constraint, when the search succeeds without the claims' constraints."""
+    constrained = [c for c in judgement.to_allocate if c.constraints]
+    if not constrained:
+        return None
+    relaxed = [replace(c, constraints=()) for c in judgement.to_allocate]
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    try:
+        found = allocator.allocate(node, relaxed)
+    except (AllocError, NodeFailure, Undecided):
+        return None
+    if found is None:
+        return None
+    claim = constrained[0]
+    words = "; ".join(
+        f"{c.kind} {c.attribute}" + (f" over {', '.join(sorted(c.requests))}" if c.requests else "")
+        for c in claim.constraints
+    )
+    return NodeBlocker("constraint", "constraint", claim=claim.ref, detail=words)

@@ -1,0 +1,159 @@
+"""`gsb-tui why NAMESPACE/POD [--json]`: would a pod not yet bound get every device now, where,
+and if not, why — decided as kube-scheduler decides (gsb_tui/dra/alloc), beside the
+scheduler's own last words.
+
+Exit 0 when it fits (or is already bound), 1 when it does not fit, is not decided within the
+budget, or there is no such pod, 2 when the cluster cannot be read, 64 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from dataclasses import replace
+from typing import Any
+
+from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
+from gsb_tui.kube.config import KubeconfigError, Target
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.snapshot import Kind
+from gsb_tui.words import localize, text
+
+MAX_NODES = 50
+NEEDED = (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS, Kind.PODS, Kind.NODES)
+
+
+def parse_pod_ref(value: str) -> tuple[str, str]:
+    namespace, sep, name = value.partition("/")
+    if not sep or not namespace or not name or "/" in name:
+        raise argparse.ArgumentTypeError(f"{value!r}: expected NAMESPACE/POD")
+    return namespace, name
+
+
+def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
+    """The JSON answer for one pod of a view (every key always present)."""
+    from gsb_tui.dra.alloc.explain import blockers, natural_key
+    from gsb_tui.dra.alloc.from_view import inputs_of
+    from gsb_tui.dra.alloc.scheduler import judge_pod
+
+    ref = f"{namespace}/{name}"
+    pod = view.pods.get((namespace, name))
+    out: dict[str, Any] = {
+        "pod": ref,
+        "found": pod is not None,
+        "bound": None,
+        "fits": False,
+        "nodes": [],
+        "nodes_total": 0,
+        "allocation": [],
+        "blockers": [],
+        "scheduler": None,
+        "gates": [],
+        "text": "",
+    }
+    if pod is None:
+        out["text"] = text(lang, "why.not-found", pod=ref)
+        return out
+    said = view.scheduler_said(pod)
+    out["scheduler"] = said.message if said is not None else None
+    spec = pod.raw.get("spec") or {}
+    out["gates"] = [str((g or {}).get("name") or "") for g in spec.get("schedulingGates") or []]
+    if pod.node:
+        out.update(bound=pod.node, fits=True, nodes=[pod.node], nodes_total=1)
+        out["text"] = text(lang, "why.bound", pod=ref, node=pod.node)
+        return out
+    inputs = inputs_of(view)
+    judgement = judge_pod(pod.raw, inputs)
+    nodes = sorted(judgement.nodes, key=natural_key)
+    out["fits"] = judgement.fits
+    out["nodes"] = nodes[:MAX_NODES]
+    out["nodes_total"] = len(nodes)
+    if nodes:
+        verdict = judgement.per_node[nodes[0]]
+        claims = [c.ref for c in judgement.to_allocate]
+        out["allocation"] = [
+            {
+                "claim": claims[i],
+                "request": r.request_name,
+                "driver": r.id.driver,
+                "pool": r.id.pool,
+                "device": r.id.device,
+            }
+            for i, results in enumerate(verdict.results)
+            for r in results
+        ]
+    found = blockers(judgement, inputs) if judgement.fits is not True else []
+    out["blockers"] = []
+    for b in found:
+        words = text(lang, f"blocker.{b.key}", **b.values())
+        out["blockers"].append(
+            {
+                "code": b.code,
+                "nodes": b.nodes,
+                "node_names": b.node_names,
+                "claim": b.claim or None,
+                "request": b.request or None,
+                "devices": b.devices,
+                "text": words,
+            }
+        )
+    if judgement.fits:
+        where = ", ".join(nodes[:8]) + (f", +{len(nodes) - 8}" if len(nodes) > 8 else "")
+        out["text"] = text(lang, "why.fits", pod=ref, nodes=len(nodes), where=where)
+    elif judgement.fits is None:
+        out["text"] = text(lang, "why.undecided", pod=ref)
+    else:
+        out["text"] = text(lang, "why.no-fit", pod=ref)
+    return out
+
+
+def _print_text(out: dict[str, Any], lang: str) -> None:
+    print(out["text"])
+    for row in out["allocation"]:
+        device = f"{row['driver']}/{row['pool']}/{row['device']}"
+        print(
+            text(lang, "why.allocation", claim=row["claim"], request=row["request"], device=device)
+        )
+    for b in out["blockers"]:
+        print(f"  · {b['text']}")
+    if out["gates"]:
+        print(text(lang, "why.gated", gates=", ".join(out["gates"])))
+    if out["found"] and out["bound"] is None:
+        if out["scheduler"]:
+            print(text(lang, "why.scheduler", message=out["scheduler"]))
+            if out["fits"] and not out["gates"]:
+                print(text(lang, "why.disagree"))
+        else:
+            print(text(lang, "why.scheduler-none"))
+
+
+def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
+    namespace, name = args.pod
+    target = replace(target, namespace=namespace)  # pods and events are read where the pod is
+    try:
+        snapshot = asyncio.run(fetch_snapshot(target, (*NEEDED, Kind.EVENTS, Kind.TAINT_RULES)))
+    except (KubeconfigError, Unreachable) as exc:
+        if args.json:
+            print(json.dumps({"pod": f"{namespace}/{name}", "error": str(exc)}))
+        else:
+            print(f"gsb-tui why: {localize(exc.text, lang)}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    for kind in NEEDED:
+        state = snapshot.state(kind)
+        if state.phase != "synced":
+            message = text(lang, "match.cannot-read", kind=kind.value, message=state.message)
+            if args.json:
+                print(json.dumps({"pod": f"{namespace}/{name}", "error": message}))
+            else:
+                print(f"gsb-tui why: {message}", file=sys.stderr)
+            return EXIT_UNUSABLE
+    from gsb_tui.dra.view import build_view
+
+    out = answer(build_view(snapshot), namespace, name, lang)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        _print_text(out, lang)
+    return EXIT_OK if out["fits"] is True else EXIT_NOT_YET
