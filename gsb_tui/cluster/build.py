@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -115,6 +116,71 @@ def _build_env() -> dict[str, str]:
     env = dict(os.environ)
     env["CGO_ENABLED"] = "0"
     return env
+
+
+ORACLE_NAME = "gsb-alloc-oracle"
+
+
+def _oracle_sources(mod: Path) -> list[Path]:
+    """The oracle's own files (cluster/oracle/), in a stable order."""
+    src = mod / "oracle"
+    return sorted(p for p in src.rglob("*") if p.is_file() and p.suffix == ".go")
+
+
+def oracle_key(go: str, mod: Path) -> str:
+    """Cache key of the allocation oracle: module files, its sources, Go version."""
+    digest = hashlib.sha256()
+    for name in ("go.mod", "go.sum"):
+        digest.update((mod / name).read_bytes())
+    for path in _oracle_sources(mod):
+        digest.update(path.relative_to(mod).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    digest.update(subprocess.run([go, "version"], capture_output=True, text=True).stdout.encode())
+    return f"oracle-{digest.hexdigest()[:12]}"
+
+
+def ensure_oracle(log: Log = print) -> Path:
+    """Return the allocation oracle (cluster/oracle, a test tool), building it when missing.
+
+    It runs upstream's structured allocator and the scheduler's node filters on a snapshot;
+    the tests compare gsb_tui's allocator against it.
+    """
+    go = find_go()
+    mod = module_dir()
+    if not _oracle_sources(mod):
+        raise BuildError(f"the allocation oracle's sources are missing: {mod / 'oracle'}")
+    root = cache_root()
+    out_dir = root / oracle_key(go, mod)
+    binary = out_dir / ORACLE_NAME
+    if binary.is_file():
+        return binary
+    logs = root / "logs"
+    log_file = logs / "build-oracle.log"
+    started = time.monotonic()
+    log(t("cluster.building-oracle", log=log_file))
+    root.mkdir(parents=True, exist_ok=True)
+    # A directory of this build's own: two test runs building at once do not share one.
+    partial = Path(tempfile.mkdtemp(prefix=f"{out_dir.name}.partial-", dir=root))
+    partial.chmod(0o755)
+    try:
+        _run_step(
+            "build oracle",
+            [go, "build", "-trimpath", "-o", str(partial / ORACLE_NAME), "./oracle"],
+            mod,
+            _build_env(),
+            log_file,
+        )
+        if out_dir.exists() and not binary.is_file():
+            shutil.rmtree(out_dir)  # a broken leftover
+        try:
+            partial.rename(out_dir)
+        except OSError:
+            if not binary.is_file():  # not another build that finished first
+                raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    log(t("cluster.built-oracle", seconds=f"{time.monotonic() - started:.0f}", path=binary))
+    return binary
 
 
 def ensure_binaries(log: Log = print) -> Binaries:

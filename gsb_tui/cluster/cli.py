@@ -110,11 +110,13 @@ def run(args: argparse.Namespace, lang: str) -> int:
             print(text(lang, "cluster.then", kubeconfig=info["kubeconfig"]))
             return 0
         if args.cluster_cmd == "build":
-            from gsb_tui.cluster.build import ensure_binaries
+            from gsb_tui.cluster.build import ensure_binaries, ensure_oracle
 
             bins = ensure_binaries(log=log)
+            oracle = ensure_oracle(log=log)  # the tests' allocation oracle, from the same module
             print(bins.apiserver.parent)
             print(bins.kwok.parent)
+            print(oracle.parent)
             return 0
         if args.cluster_cmd == "record-lab":
             from gsb_tui.cluster.lab_run import LabRunError, record_lab

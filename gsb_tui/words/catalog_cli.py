@@ -509,8 +509,10 @@ CLI: dict[str, tuple[str, str]] = {
         "kwok {version} 를 빌드합니다 (처음 한 번만; 로그: {log})",
     ),
     "cluster.building-oracle": (
-        "building the allocation oracle (tests only; about a minute the first time; log: {log})",
-        "할당 오라클을 빌드합니다 (테스트용; 처음에 1 분쯤; 로그: {log})",
+        "building the allocation oracle (tests only; seconds after the control plane's build, "
+        "about 2 min from an empty Go build cache; log: {log})",
+        "할당 오라클을 빌드합니다 (테스트용; 컨트롤 플레인 빌드 뒤에는 몇 초, "
+        "빈 Go 빌드 캐시에서는 약 2 분; 로그: {log})",
     ),
     "cluster.built-oracle": (
         "allocation oracle built in {seconds} s -> {path}",

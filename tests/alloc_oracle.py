@@ -1,0 +1,65 @@
+"""The allocation oracle: upstream's DRA allocator and the scheduler's node filters, as a program.
+
+`cluster/oracle` (Go, in the control plane's module) reads a snapshot on stdin and says, for every
+pending pod and node, whether kube-scheduler 1.36.3 would let the pod on: the claims resolved as
+its DynamicResources PreFilter does, the slices with DeviceTaintRules applied by upstream's
+resourceslice tracker, structured.NewAllocator / Allocate per node, after the NodeUnschedulable,
+TaintToleration and NodeAffinity filters. Tests compare gsb_tui's allocator against it.
+
+    run_oracle({"slices": [...], "classes": [...], "claims": [...], "nodes": [...],
+                "pods": [...], "rules": [...], "features": {"DeviceTaints": False}})
+    -> {"pods": {"ns/name": {"fits": bool, "nodes": [...], "error": str | None,
+                             "pod_reason": str | None, "node_status": {...}, "stage": {...},
+                             "allocation": {node: [{"claim", "request", "driver", "pool",
+                                                    "device", "shareID"}]}}}}
+
+The binary is built on first use (seconds after the control plane's build, about 2 min from an
+empty Go build cache) and cached by the hash of go.mod, go.sum, its sources and `go version`
+(gsb_tui.cluster.build.ensure_oracle).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from gsb_tui.cluster.build import ensure_oracle
+
+
+class OracleError(RuntimeError):
+    """The oracle refused the snapshot, failed or took too long; the message has its stderr."""
+
+
+@functools.cache
+def oracle_path() -> Path:
+    """The built oracle (built now when the cache lacks it)."""
+    return ensure_oracle(log=lambda _m: None)
+
+
+def run_oracle(snapshot: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+    """Judge `snapshot` with the oracle; its parsed answer."""
+    binary = oracle_path()
+    try:
+        proc = subprocess.run(
+            [str(binary)],
+            input=json.dumps(snapshot).encode(),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        stderr = (exc.stderr or b"").decode(errors="replace").strip()
+        raise OracleError(f"{binary} took longer than {timeout} s; stderr: {stderr!r}") from exc
+    stderr = proc.stderr.decode(errors="replace").strip()
+    if proc.returncode != 0:
+        raise OracleError(f"{binary} exited {proc.returncode}: {stderr or '(no stderr)'}")
+    try:
+        answer = json.loads(proc.stdout)
+    except ValueError as exc:
+        raise OracleError(f"{binary} wrote no JSON ({exc}); stderr: {stderr!r}") from exc
+    if not isinstance(answer, dict) or not isinstance(answer.get("pods"), dict):
+        raise OracleError(f"{binary} answered without 'pods': {proc.stdout[:200]!r}")
+    return answer
