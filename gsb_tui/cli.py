@@ -211,6 +211,17 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     why.add_argument("pod", type=parse_pod_ref, metavar="NAMESPACE/POD")
     why.add_argument("--json", action="store_true", help="print one JSON object")
 
+    devices = sub.add_parser(
+        "devices",
+        help="every published device: state, reasons, claims and pods (kubectl get devices)",
+        description="One row per device of the current pool generations, in the grid's words; "
+        "--json gives {devices: [...], summary: {...}}. Exit 0 listed, 1 --node has no "
+        "devices, 2 cluster unusable, 64 usage.",
+    )
+    add_target_args(devices)
+    devices.add_argument("--node", type=_name(lang), default=None, help="only this node")
+    devices.add_argument("--json", action="store_true", help="print one JSON object")
+
     record = sub.add_parser("record", help="record the live watch stream to a file (Ctrl-C stops)")
     add_target_args(record)
     record.add_argument("out", type=Path)
@@ -315,6 +326,10 @@ def _run(argv: Sequence[str] | None, parse_lang: str) -> int:
             from gsb_tui.why_cli import run_why
 
             return run_why(args, _target(args), lang)
+        if args.command == "devices":
+            from gsb_tui.devices_cli import run_devices
+
+            return run_devices(args, _target(args), lang)
         if args.command == "record":
             return run_record(args, lang)
         return run_dashboard(args, lang)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal
 
-from gsb_tui.dra.model import Claim, Constraint, Device, DeviceId, Request, Slice
+from gsb_tui.dra.model import Claim, Device, DeviceId, Request, Slice
 from gsb_tui.dra.model.features import DeviceTaint, RequestPolicy, untolerated
 from gsb_tui.dra.occupancy import Occupancy
 
@@ -36,9 +36,11 @@ State = Literal[
     "full",
     "binding",
     "binding-failed",
+    "incomplete-pool",
+    "invalid-pool",
 ]
 # Why a device cannot go to a request now (the words: catalog "why.<reason>").
-Reason = Literal["held", "counters", "tainted", "capacity", "binding"]
+Reason = Literal["held", "counters", "tainted", "capacity", "binding", "pool"]
 
 _BINARY = (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10))
 
@@ -277,16 +279,23 @@ def compute_availability(
     devices: Sequence[Device],
     occupancy: Mapping[DeviceId, Occupancy],
     rule_taints: Mapping[DeviceId, tuple[DeviceTaint, ...]] | None = None,
+    bad_pools: Mapping[tuple[str, str], tuple[str, str]] | None = None,
 ) -> tuple[dict[DeviceId, Availability], dict[tuple[str, str, str], CounterLedger]]:
     """Availability of every device that uses a 1.36 feature, and the pools' counter ledgers.
-    `rule_taints` are the taints DeviceTaintRules add to devices from outside their slices."""
+    `rule_taints` are the taints DeviceTaintRules add to devices from outside their slices;
+    `bad_pools` the incomplete or invalid pools (dra/pool_health.py), whose unheld devices the
+    scheduler never allocates."""
     rule_taints = rule_taints or {}
+    bad_pools = bad_pools or {}
     held = [d for d, occ in occupancy.items() if occ.holders]
     ledgers = counter_ledgers(slices, devices, held)
     out: dict[DeviceId, Availability] = {}
     for device in devices:
         device_taints = device.taints + rule_taints.get(device.id, ())
-        if not (device.consumes or device.multiple or device_taints or device.binding_conditions):
+        bad = bad_pools.get((device.id.driver, device.id.pool))
+        if not (
+            device.consumes or device.multiple or device_taints or device.binding_conditions or bad
+        ):
             continue
         occ = occupancy.get(device.id)
         holders = occ.holders if occ is not None else ()
@@ -316,6 +325,8 @@ def compute_availability(
             state = "full" if full else "shared"
         elif holders:
             state = status  # allocated, reserved or shared
+        elif bad is not None:
+            state = "incomplete-pool" if bad[0] == "incomplete-pool" else "invalid-pool"
         elif short:
             state = "blocked"
         elif any(t.blocks for t in device_taints):
@@ -353,6 +364,8 @@ def why_not(
         return "capacity" if request.capacity and _short_of_capacity(device, request) else None
     if held:
         return "held"
+    if availability.state in ("incomplete-pool", "invalid-pool"):
+        return "pool"
     if availability.short_counters:
         return "counters"
     if holders and availability.again_short:  # adminAccess: the scheduler still needs them
@@ -385,31 +398,3 @@ def _short_of_capacity(
         if wanted is None or wanted > room:
             return True
     return False
-
-
-def match_attribute_fits(
-    constraint: Constraint,
-    candidates: Mapping[str, Sequence[Device]],
-    counts: Mapping[str, int | None],
-) -> bool:
-    """Whether one value of the constraint's attribute lets every request it binds get its
-    count from its candidates (the devices it could be given now); `None` counts mean
-    allocationMode All (every candidate, at least one). distinctAttribute is not judged here."""
-    if constraint.kind != "matchAttribute":
-        return True
-    bound = [name for name in candidates if constraint.binds(name)]
-    if len(bound) < 1:
-        return True
-    values: set[object] | None = None
-    for name in bound:
-        have: dict[object, int] = {}
-        for device in candidates[name]:
-            value = device.attributes.get(constraint.attribute)
-            if value is None:
-                value = device.attribute(constraint.attribute.rsplit("/", 1)[-1])
-            if value is not None:
-                have[value] = have.get(value, 0) + 1
-        need = counts.get(name)
-        fitting = {v for v, n in have.items() if n >= (need if need is not None else 1)}
-        values = fitting if values is None else values & fitting
-    return bool(values)

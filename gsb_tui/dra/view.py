@@ -42,6 +42,7 @@ from gsb_tui.dra.model import (
     parse_template,
 )
 from gsb_tui.dra.occupancy import Occupancy
+from gsb_tui.dra.pool_health import pool_problems
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
 _PLAIN = Request("", "", (), "ExactCount", 1, False)  # no tolerations, no capacity asked
@@ -81,6 +82,8 @@ class DraView:
     availability: Mapping[DeviceId, Availability] = field(default_factory=dict)
     counters: Mapping[tuple[str, str, str], CounterLedger] = field(default_factory=dict)
     taint_rules: tuple[TaintRule, ...] = ()  # DeviceTaintRules (v1beta2; () when not served)
+    # incomplete or invalid pools of the current generations: (state, reason) by (driver, pool)
+    pool_problems: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     # Indexes built once by build_view; private so the public shape stays the one above.
     _claims_by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]] = field(
         default_factory=dict, repr=False, compare=False
@@ -143,12 +146,15 @@ class DraView:
             if found is not None and found != "held":
                 by_reason.setdefault(found, []).append(device)
         out = []
-        for reason in ("counters", "tainted", "capacity"):
+        for reason in ("counters", "tainted", "capacity", "pool"):
             chosen = by_reason.get(reason, [])
             if not chosen:
                 continue
             cause: set[str] = set()
             for device in chosen:
+                problem = self.pool_problems.get((device.driver, device.pool))
+                if reason == "pool" and problem is not None:
+                    cause.add(f"{device.driver}/{device.pool}: {problem[0]}, {problem[1]}")
                 found_availability = self.availability.get(device)
                 if found_availability is None:
                     continue
@@ -287,12 +293,14 @@ def _build(snapshot: Snapshot) -> DraView:
     rules = parsed.parse_kind(snapshot, Kind.TAINT_RULES, parse_taint_rule)
     rule_taints = kept("rule-taints", (rules, devices), lambda: derive.rule_taints(rules, devices))
 
+    bad_pools = kept("pool-health", (slices,), lambda: pool_problems(slices))
+
     def features() -> tuple[Mapping[DeviceId, Availability], Mapping[Any, CounterLedger]]:
-        found, counters = compute_availability(slices, devices, occupancy, rule_taints)
+        found, counters = compute_availability(slices, devices, occupancy, rule_taints, bad_pools)
         return derive.frozen(found), derive.frozen(counters)
 
     availability, counters = kept(
-        "availability", (slices, devices, occupancy, rule_taints), features
+        "availability", (slices, devices, occupancy, rule_taints, bad_pools), features
     )
     orphans = derive.orphans(claim_list, claims, devices, occupancy)
     owner_index = kept("owners", (claims,), lambda: derive.owners(claims))
@@ -315,6 +323,7 @@ def _build(snapshot: Snapshot) -> DraView:
         availability=availability,
         counters=counters,
         taint_rules=rules,
+        pool_problems=bad_pools,
         _claims_by_owner=owner_index,
         _pods_by_claim=by_claim,
         _events_by_object=by_object,

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from rich.text import Text
 
-from gsb_tui.dra.availability import Reason, match_attribute_fits
-from gsb_tui.dra.model import Claim, Constraint, DeviceId, Request
+from gsb_tui.dra.alloc.explain import natural_key
+from gsb_tui.dra.alloc.verdicts import PodVerdict, verdicts_of
+from gsb_tui.dra.availability import Reason
+from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.features import binding_lines
 from gsb_tui.words import localize, text
@@ -67,8 +69,6 @@ class ClaimPreview:
     note: str = ""  # why there is no preview (the CEL library is loading or missing)
     # Per request: the devices it could not be given now and why (dra/availability.py).
     blockers: Mapping[str, Mapping[DeviceId, Reason]] = field(default_factory=dict)
-    # matchAttribute constraints no single attribute value can meet with the free devices
-    unmet: tuple[Constraint, ...] = ()
 
 
 def leaf_requests(claim: Claim) -> list[Request]:
@@ -95,21 +95,7 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
             view.devices, view.classes.get(request.device_class), request, free, budget=BUDGET
         )
         blockers[request.name] = blocked
-    unmet = _unmet_constraints(view, claim, previews)
-    return ClaimPreview(previews, blockers=blockers, unmet=unmet)
-
-
-def _unmet_constraints(
-    view: DraView, claim: Claim, previews: Mapping[str, RequestPreview]
-) -> tuple[Constraint, ...]:
-    if not claim.constraints:
-        return ()
-    candidates = {
-        name: [d for d in (view.device(i) for i in p.free_matching) if d is not None]
-        for name, p in previews.items()
-    }
-    counts = {name: p.needed for name, p in previews.items()}
-    return tuple(c for c in claim.constraints if not match_attribute_fits(c, candidates, counts))
+    return ClaimPreview(previews, blockers=blockers)
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -332,6 +318,29 @@ def blocker_lines(
     ]
 
 
+def verdict_lines(
+    out: Text, verdict: PodVerdict, pod: str, width: int, lang: str, within: str = ""
+) -> None:
+    """One pod's verdict: where it fits, or each blocker grouped over nodes."""
+    judgement = verdict.judgement
+    if judgement.fits:
+        nodes = sorted(judgement.nodes, key=natural_key)
+        where = ", ".join(nodes[:6]) + (f", +{len(nodes) - 6}" if len(nodes) > 6 else "")
+        key = "why.pod-fits" if pod else "why.claim-fits"
+        if pod and not judgement.to_allocate:
+            key = "why.pod-allocated"  # nothing left to allocate: binding is what it waits for
+        wrapped(out, text(lang, key, pod=pod, n=len(nodes), where=where), "  ", width, "green")
+        return
+    if judgement.fits is None:
+        wrapped(out, text(lang, "why.pod-undecided", pod=pod or "-"), "  ", width, "dim")
+        return
+    head = "why.pod-no-fit" if pod else "why.claim-no-fit"
+    wrapped(out, text(lang, head, pod=pod), "  ", width, "bold yellow")
+    for blocker in verdict.blockers:
+        words = text(lang, f"blocker.{blocker.key}", **blocker.values(within))
+        wrapped(out, words, "    ", width, "yellow")
+
+
 def _clock(stamp: str) -> str:
     return stamp[11:19] if len(stamp) >= 19 else stamp
 
@@ -352,36 +361,28 @@ def why_pending(
     lang: str = "en",
     now: float | None = None,
 ) -> None:
-    """The shortfall per request next to the scheduler's FailedScheduling message (quoted as
-    the scheduler wrote it, in both languages). `now` (default: the clock) times binding
+    """The allocator's verdict for each pending pod of the claim (dra/alloc: per node, every
+    claim of the pod together, as the scheduler decides), or for a pod that would use the
+    claim alone when none does yet; then the binding conditions and the scheduler's own
+    FailedScheduling words, quoted as it wrote them. `now` (default: the clock) times binding
     conditions against the scheduler's timeout."""
-    if not claim.allocated and preview is not None:
+    if preview is not None:
         for name, request_preview in preview.requests.items():
-            shortfall = request_shortfall(request_preview, lang)
             if request_preview.class_missing or request_preview.error:
                 summary = request_summary(request_preview, lang)
                 wrapped(out, f"{name}: {summary}", "  ", width, "bold red")
-            elif shortfall:
-                wrapped(out, f"{name}: {shortfall}", "  ", width, "bold yellow")
-                for line in blocker_lines(view, request_preview, preview.blockers.get(name), lang):
-                    wrapped(out, line, "    ", width, "yellow")
-            elif any(c.binds(name) for c in preview.unmet):
-                continue  # said below: the constraint, not the count, is what fails
-            else:
-                have = len(request_preview.free_matching)
-                wanted = request_preview.needed
-                need = text(lang, "need-all") if wanted is None else text(lang, "need-n", n=wanted)
-                enough = text(lang, "enough", need=need, free=have)
-                wrapped(out, f"{name}: {enough}", "  ", width, "green")
-    for constraint in preview.unmet if preview is not None and not claim.allocated else ():
-        words = text(
-            lang,
-            "why.match-attribute",
-            attribute=constraint.attribute,
-            requests=", ".join(constraint.requests) or "*",
-        )
-        wrapped(out, words, "  ", width, "bold yellow")
+    verdicts = verdicts_of(view, now=now)
+    pending = [p for p in view.pods_of_claim(claim) if p.pending]
+    judged = [(p.name, verdicts.pod(p)) for p in pending]
+    if not pending and not claim.allocated and not claim.deleting:
+        judged = [("", verdicts.claim_alone(claim))]
     binding = binding_lines(view, claim, lang, now)
+    for pod_name, verdict in judged:
+        if binding and verdict.blockers and all(b.code == "binding" for b in verdict.blockers):
+            continue  # the binding lines below say it, with the conditions
+        if binding and verdict.fits and not verdict.judgement.to_allocate:
+            continue  # allocated, waiting on its binding conditions: said below
+        verdict_lines(out, verdict, pod_name, width, lang, within=f"{claim.namespace}/{claim.name}")
     for line in binding:
         wrapped(out, line, "  ", width, "bold yellow")
     scheduler = text(lang, "scheduler")

@@ -13,10 +13,6 @@ ALLOC: dict[str, tuple[str, str]] = {
         "the pod's claim is being deleted: {detail}",
         "파드의 요청서가 지워지는 중입니다: {detail}",
     ),
-    "blocker.claim-in-use": (
-        "claim {claim} is allocated and reserved by as many consumers as it can have",
-        "요청서 {claim} 은(는) 할당되어 있고 예약할 수 있는 만큼 이미 예약되어 있습니다",
-    ),
     "blocker.class-missing": (
         "{detail}: create the DeviceClass or fix deviceClassName",
         "{detail}: DeviceClass 를 만들거나 deviceClassName 을 고치세요",
@@ -50,14 +46,14 @@ ALLOC: dict[str, tuple[str, str]] = {
         "파드가 쓸 수 있는 노드가 없습니다",
     ),
     "blocker.held": (
-        "{request} needs {need}, {have} free on {where}: {devices} held by {holders}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다:"
+        "{request} needs {need}, {have} free on {where}{free}: {devices} held by {holders}",
+        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
         " {devices} 은(는) {holders} 이(가) 쓰고 있습니다",
     ),
     "blocker.counters": (
-        "{request} needs {need}, {have} free on {where}: {devices} blocked, their counters"
+        "{request} needs {need}, {have} free on {where}{free}: {devices} blocked, their counters"
         " ({detail}) used by {holders}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다:"
+        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
         " {devices} 은(는) 카운터 ({detail}) 를 {holders} 이(가) 써서 막혔습니다",
     ),
     "blocker.counters-joint": (
@@ -67,15 +63,15 @@ ALLOC: dict[str, tuple[str, str]] = {
         " 없습니다",
     ),
     "blocker.capacity": (
-        "{request} needs {need}, {have} free on {where}: {devices} have too little capacity"
+        "{request} needs {need}, {have} free on {where}{free}: {devices} have too little capacity"
         " left{detail}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다:"
+        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
         " {devices} 의 남은 용량이 모자랍니다{detail}",
     ),
     "blocker.tainted": (
-        "{request} needs {need}, {have} free on {where}: {devices} tainted ({detail}) and the"
+        "{request} needs {need}, {have} free on {where}{free}: {devices} tainted ({detail}) and the"
         " request does not tolerate it",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다:"
+        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
         " {devices} 에 taint ({detail}) 가 있고 요청이 견디지 못합니다",
     ),
     "blocker.binding": (
@@ -87,8 +83,8 @@ ALLOC: dict[str, tuple[str, str]] = {
         "{request} 은(는) {need}개가 필요한데 {where} 에는 클래스와 선택식에 맞는 장치가 없습니다",
     ),
     "blocker.count": (
-        "{request} needs {need}, {have} match on {where}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 맞는 장치는 {have}개입니다",
+        "{request} needs {need}, {have} match on {where}{free}",
+        "{request} 은(는) {need}개가 필요한데 {where} 에서 맞는 장치는 {have}개입니다{free}",
     ),
     "blocker.count-joint": (
         "the pod's requests together need {need} devices; {have} distinct devices match them"
@@ -116,8 +112,6 @@ ALLOC: dict[str, tuple[str, str]] = {
         "not decided yet: {detail}",
         "아직 판단하지 못했습니다: {detail}",
     ),
-    "blocker.where-one": ("{node}", "{node}"),
-    "blocker.where-many": ("{nodes} nodes", "노드 {nodes}개"),
     "why.fits": (
         "{pod} would get every device now, on {nodes} node(s): {where}",
         "{pod} 은(는) 지금 모든 장치를 받을 수 있습니다. 노드 {nodes}개: {where}",
@@ -135,7 +129,7 @@ ALLOC: dict[str, tuple[str, str]] = {
         "{pod}: not decided within the time budget (the search is not finished)",
         "{pod}: 정해진 시간 안에 판단하지 못했습니다 (탐색이 끝나지 않았습니다)",
     ),
-    "why.allocation": ("  {claim} {request}: {device}", "  {claim} {request}: {device}"),
+    "why.allocation": ("  {claim} {request} gets {device}", "  {claim} {request} 에 장치 {device}"),
     "why.scheduler": ("the scheduler said: {message}", "스케줄러의 말: {message}"),
     "why.scheduler-none": ("the scheduler said nothing yet", "스케줄러는 아직 아무 말도 없습니다"),
     "why.disagree": (
@@ -149,5 +143,58 @@ ALLOC: dict[str, tuple[str, str]] = {
     "why.gated": (
         "held by scheduling gates ({gates}): the scheduler has not tried it yet",
         "scheduling gate ({gates}) 에 묶여 있어 스케줄러가 아직 시도하지 않았습니다",
+    ),
+    "devices.no-node": (
+        "no device is published for node {node}",
+        "노드 {node} 에 올라온 장치가 없습니다",
+    ),
+    "devices.summary": (
+        "{devices} devices · {in_use} in use · {free} free · {blocked} blocked · {tainted}"
+        " tainted · {full} full · {binding} binding · {incomplete_pool} in incomplete pools ·"
+        " {invalid_pool} in invalid pools · {pending_pods} pending pods",
+        "장치 {devices} · 사용 중 {in_use} · 빈 것 {free} · 막힘 {blocked} · 테인트 {tainted} ·"
+        " 꽉 참 {full} · 바인딩 {binding} · 불완전한 풀 {incomplete_pool} · 잘못된 풀"
+        " {invalid_pool} · 대기 파드 {pending_pods}",
+    ),
+    "devices.state.free": ("free", "비어 있음"),
+    "devices.state.allocated": ("allocated, no pod yet", "할당됨, 아직 파드 없음"),
+    "devices.state.reserved": ("reserved by one pod", "파드 하나가 예약함"),
+    "devices.state.shared": ("shared", "함께 씀"),
+    "devices.state.blocked": ("blocked by counters", "카운터 부족으로 막힘"),
+    "devices.state.tainted": ("tainted", "테인트"),
+    "devices.state.full": ("shared, no capacity left", "함께 쓰는 중, 남은 용량 없음"),
+    "devices.state.binding": ("waiting on binding conditions", "바인딩 조건 기다리는 중"),
+    "devices.state.binding-failed": ("binding failed", "바인딩 실패"),
+    "devices.state.incomplete-pool": ("in an incomplete pool", "불완전한 풀에 있음"),
+    "devices.state.invalid-pool": ("in an invalid pool", "잘못된 풀에 있음"),
+    "why.pod-fits": (
+        "pod {pod}: every device it needs is free on {n} node(s) ({where}); waiting for the"
+        " scheduler",
+        "파드 {pod}: 필요한 장치가 노드 {n}개 ({where}) 에 모두 비어 있습니다; 스케줄러를"
+        " 기다리는 중",
+    ),
+    "why.claim-fits": (
+        "no pod uses this claim yet; a pod using it would get its devices on {n} node(s)"
+        " ({where}){pod}",
+        "이 요청서를 쓰는 파드가 아직 없습니다; 이 요청서를 쓰는 파드는 노드 {n}개 ({where})"
+        " 에서 장치를 받을 수 있습니다{pod}",
+    ),
+    "why.pod-no-fit": (
+        "pod {pod} cannot get its devices now:",
+        "파드 {pod} 은(는) 지금 장치를 받을 수 없습니다:",
+    ),
+    "why.claim-no-fit": (
+        "no pod uses this claim yet, and a pod using it could not get its devices now:{pod}",
+        "이 요청서를 쓰는 파드가 아직 없고, 쓰더라도 지금은 장치를 받을 수 없습니다:{pod}",
+    ),
+    "why.pod-undecided": (
+        "pod {pod}: not decided yet (the search did not finish in this repaint's time)",
+        "파드 {pod}: 아직 판단하지 못했습니다 (이번 화면 갱신 시간 안에 탐색이 끝나지 않음)",
+    ),
+    "why.pod-allocated": (
+        "pod {pod}: its claims are allocated and usable on {n} node(s) ({where}); the"
+        " scheduler has yet to bind it",
+        "파드 {pod}: 요청서가 할당되어 노드 {n}개 ({where}) 에서 쓸 수 있습니다; 스케줄러가"
+        " 아직 배치하지 않았습니다",
     ),
 }

@@ -16,6 +16,8 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.state.full": ("full", "꽉 참"),
     "feat.state.binding": ("binding", "바인딩 중"),
     "feat.state.binding-failed": ("binding-failed", "바인딩 실패"),
+    "feat.state.incomplete-pool": ("incomplete pool", "불완전한 풀"),
+    "feat.state.invalid-pool": ("invalid pool", "잘못된 풀"),
     # ---------------------------------------------------------------- a cell's two lines
     "feat.cell.blocked-by": ("blocked by {device}", "{device} 때문에 막힘"),
     "feat.cell.blocked": ("blocked by counters", "카운터가 모자라 막힘"),
@@ -37,6 +39,8 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.where.per-device": ("per device", "장치마다 다름"),
     "feat.ledger.blocked": ("{n} blocked", "막힘 {n}"),
     "feat.ledger.tainted": ("{n} tainted", "테인트 {n}"),
+    "feat.ledger.incomplete-pool": ("{n} in incomplete pools", "불완전한 풀 {n}"),
+    "feat.ledger.invalid-pool": ("{n} in invalid pools", "잘못된 풀 {n}"),
     "feat.ledger.unavailable": ("{n} cannot be allocated", "할당 못 함 {n}"),
     # ---------------------------------------------------------------- claim details and describe
     "feat.extended": (

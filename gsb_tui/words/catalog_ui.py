@@ -202,6 +202,10 @@ UI: dict[str, tuple[str, str]] = {
         "{n} without enough capacity left under their policy: {devices}",
         "{n}개는 정책상 남은 용량이 모자람: {devices}",
     ),
+    "why.pool": (
+        "{n} in a pool the scheduler does not allocate from ({devices}): {detail}",
+        "{n}개는 스케줄러가 할당하지 않는 풀에 있음 ({devices}): {detail}",
+    ),
     "why.binding": (
         "{device} is allocated, waiting on binding conditions {conditions} ({left}s before the"
         " scheduler gives up)",

@@ -133,7 +133,9 @@ async def test_dra_big_preview_counts_come_from_the_recording(
         shown = _words(await _select_claim(pilot, app, key))
         summary = f"class admits {len(admitted)} devices, {len(free)} of them free"
         assert summary in shown
-        assert f"needs {needed}, {len(free)} free: {', '.join(free)}" in shown
+        node = step8.items(Kind.SLICES)[0]["spec"]["nodeName"]
+        # the allocator's words: on the node, what is free there and who holds the rest
+        assert f"needs {needed}, {len(free)} free on {node} ({', '.join(free)})" in shown
         assert f"✓ free {' '.join(free)}" in shown
         assert _words(events[-1]["message"]) in shown
         preview = app.dashboard.details.preview

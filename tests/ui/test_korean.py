@@ -119,8 +119,12 @@ def test_pending_claim_is_explained_in_korean() -> None:
     shown = "\n".join(korean)
     assert korean[0] == f"{claim.namespace}/{claim.name}  STATE pending"
     assert "대기 이유" in korean
-    shortfall = f"{request.count}개 필요, 남은 것 {len(free)}개: {', '.join(free)}"
-    assert f"  {request.name}: {shortfall}" in korean
+    node = next(d.node for d in v.devices)
+    shortfall = (
+        f"{request.name} 은(는) {request.count}개가 필요한데 {node} 에서 {len(free)}개만 비어"
+        f" 있습니다 ({', '.join(free)})"
+    )
+    assert shortfall in _words(shown)  # the allocator's words, on the node
     assert f"    ✓ 남음        {' '.join(free)}" in korean
     assert "  할당되지 않음 (pending 요청서는 장치를 갖지 않음)" in korean
     event = v.scheduler_said(pod)

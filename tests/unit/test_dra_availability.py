@@ -62,6 +62,8 @@ def _partitioned(base: Snapshot, held: str) -> tuple[Snapshot, list[str]]:
             {"counterSet": "gpu-counters", "counters": {"memory": {"value": amount}}}
         ]
     spec = device_slice["spec"]
+    # Two slices now: the pool says so, or the scheduler treats it as incomplete.
+    spec["pool"] = {**spec["pool"], "resourceSliceCount": 2}
     counters = {
         "apiVersion": "resource.k8s.io/v1",
         "kind": "ResourceSlice",
@@ -323,27 +325,6 @@ def test_a_device_taint_rule_taints_the_devices_it_selects() -> None:
     others = [d.id for d in v.devices if d.id != target and d.name not in held]
     assert all(v.state(d) == "free" for d in others)
     assert v.ledger().free == v0.ledger().free - 1
-
-
-def test_match_attribute_needs_one_value_with_enough_devices_for_every_request() -> None:
-    from gsb_tui.dra.availability import match_attribute_fits
-    from gsb_tui.dra.model import Constraint
-
-    v = build_view(snap("step-0"))
-    driver = v.lab_driver()
-    devices = list(v.devices)
-    both = {"a": devices, "b": devices}
-    counts: dict[str, int | None] = {"a": 1, "b": 1}
-    model = Constraint("matchAttribute", f"{driver}/model", ("a", "b"))
-    uuid = Constraint("matchAttribute", f"{driver}/uuid", ("a", "b"))
-    assert match_attribute_fits(model, both, counts)  # every device has the same model
-    # Each uuid is one device: two requests of one device each can share a value (the same
-    # device is a candidate for both here), but one request of two devices cannot.
-    assert match_attribute_fits(uuid, both, counts)
-    assert not match_attribute_fits(uuid, {"a": devices}, {"a": 2})
-    disjoint = {"a": devices[: len(devices) // 2], "b": devices[len(devices) // 2 :]}
-    assert not match_attribute_fits(uuid, disjoint, counts)
-    assert match_attribute_fits(model, disjoint, counts)
 
 
 def _request(driver: str, **exactly: Any) -> Any:

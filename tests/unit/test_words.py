@@ -9,6 +9,7 @@ import string
 import pytest
 
 from gsb_tui.words import CATALOG, Text, choose_lang, localize, t, text
+from gsb_tui.words.catalog_alloc import ALLOC
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
 from gsb_tui.words.catalog_features import FEATURES
@@ -23,7 +24,7 @@ def _fields(template: str) -> set[str]:
 
 
 def test_the_catalog_is_every_part_and_no_key_twice() -> None:
-    parts = (UI, LAB, DRA, CLI, FEATURES)
+    parts = (UI, LAB, DRA, CLI, FEATURES, ALLOC)
     assert len(CATALOG) == sum(len(p) for p in parts)
     assert set(CATALOG) == set().union(*parts)
 

@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
-from gsb_tui.dra import cel
-from gsb_tui.dra.alloc import capacity as cap
-from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
-from gsb_tui.dra.alloc.pools import Pool, SliceDevice, gather_pools
+from gsb_tui.dra.alloc.candidates import Sorted, sort_devices
+from gsb_tui.dra.alloc.nodes import NodeFacts
+from gsb_tui.dra.alloc.pools import SliceDevice, gather_pools
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
 from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement
 from gsb_tui.dra.alloc.search import (
@@ -27,15 +25,13 @@ from gsb_tui.dra.alloc.search import (
     AllocError,
     NodeFailure,
     Undecided,
-    taint_prevents_allocation,
 )
 from gsb_tui.dra.model import DeviceId
-from gsb_tui.dra.model.base import _d, _l
 
 MAX_NODE_NAMES = 10
 MAX_DEVICES = 20
 # node-level stages in the order the scheduler runs them; a node has the first that failed
-NODE_CODES = ("node-unschedulable", "node-taint", "node-selector", "claim-node")
+NODE_CODES = ("node-unschedulable", "node-taint", "node-selector", "claim-node", "binding")
 
 
 @dataclass(frozen=True)
@@ -51,6 +47,7 @@ class NodeBlocker:
     detail: str = ""
     need: int = 0
     have: int = 0
+    free: tuple[str, ...] = ()  # the request's candidates on the node (device names)
 
 
 @dataclass
@@ -66,21 +63,27 @@ class Blocker:
     detail: str = ""
     need: int = 0
     have: int = 0
+    free: list[str] = field(default_factory=list)  # candidates (on one node: by name)
     node_names: list[str] = field(default_factory=list)
     nodes: int = 0
 
-    def values(self) -> dict[str, object]:
-        """The catalog's placeholders."""
+    def values(self, within: str = "") -> dict[str, object]:
+        """The catalog's placeholders; `within`: the claim the words are shown under (its
+        requests are then named alone)."""
+        request = self.request if self.claim == within else f"{self.claim} {self.request}"
         return {
             "claim": self.claim,
-            "request": f"{self.claim} {self.request}".strip(),
-            "devices": _short_list([d.rsplit("/", 1)[-1] for d in self.devices]),
+            "request": request.strip(),
+            "devices": _short_list([d.rsplit("/", 1)[-1] for d in self.devices], limit=6),
             "holders": _short_list(self.holders) or "-",
             "detail": self.detail,
             "need": self.need,
             "have": self.have,
             "nodes": self.nodes,
             "where": _short_list(self.node_names, total=self.nodes) or "-",
+            "free": f" ({_short_list(self.free, limit=8)})"
+            if self.free and self.nodes == 1
+            else "",
         }
 
 
@@ -148,6 +151,8 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
             for h in b.holders:
                 if h not in g.holders:
                     g.holders.append(h)
+            if g.nodes == 1:
+                g.free = list(b.free)
     result = sorted(out.values(), key=lambda g: (-g.nodes, g.code, g.claim, g.request))
     for g in result:
         g.node_names = sorted(g.node_names, key=natural_key)[:MAX_NODE_NAMES]
@@ -158,9 +163,8 @@ def node_blockers(
     judgement: PodJudgement, inputs: Inputs, node: NodeFacts, stage: str, detail: str
 ) -> list[NodeBlocker]:
     if stage in NODE_CODES:
-        return [
-            NodeBlocker(stage, stage, claim=detail if stage == "claim-node" else "", detail=detail)
-        ]
+        claim = detail if stage in ("claim-node", "binding") else ""
+        return [NodeBlocker(stage, stage, claim=claim, detail=detail)]
     if stage == "invalid-pool":
         return _pool_blockers(judgement, inputs, node) or [
             NodeBlocker("invalid-pool", "invalid-pool")
@@ -186,101 +190,6 @@ def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> 
                 )
             )
     return out
-
-
-@dataclass
-class _Sorted:
-    need: int
-    candidates: list[SliceDevice] = field(default_factory=list)
-    held: list[SliceDevice] = field(default_factory=list)
-    counters: list[SliceDevice] = field(default_factory=list)
-    tainted: list[SliceDevice] = field(default_factory=list)
-    capacity: list[SliceDevice] = field(default_factory=list)
-    selectable: int = 0
-
-
-def _selectable(req: Req, inputs: Inputs, device: SliceDevice, node: NodeFacts) -> bool:
-    cls = inputs.classes.get(req.class_name)
-    exprs = [
-        str(_d(_d(x).get("cel")).get("expression") or "")
-        for x in _l(_d((cls or {}).get("spec")).get("selectors"))
-    ] + [x or "" for x in req.selectors]
-    for expression in exprs:
-        try:
-            outcome = cel.compile_selector(expression, driver=device.id.driver).evaluate(
-                device.model
-            )
-        except (cel.CelCompileError, cel.CelUnsupportedError):
-            return False
-        if outcome.error or not outcome.matched:
-            return False
-    return not device.slice.per_device or node_matches(
-        node, device.node_name, device.all_nodes, device.node_selector
-    )
-
-
-def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
-    """checkAvailableCounters for this device alone against the allocated state."""
-    available = {name: dict(c) for name, c in pool.counter_sets.items()}
-    for slices in (pool.slices_targeting_node, pool.slices_not_targeting_node):
-        for s in slices:
-            for d in s.devices:
-                if not inputs.state.is_allocated(d.id):
-                    continue
-                for set_name, counters in d.consumes:
-                    for name, value in counters.items():
-                        if name in available.get(set_name, {}):
-                            available[set_name][name] -= value
-    used: dict[str, dict[str, Fraction]] = {}
-    for set_name, counters in device.consumes:
-        for name, value in counters.items():
-            used.setdefault(set_name, {})[name] = used.get(set_name, {}).get(name, 0) + value
-    return any(
-        value < used.get(set_name, {}).get(name, 0)
-        for set_name, counters in available.items()
-        for name, value in counters.items()
-    )
-
-
-def _sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFacts) -> _Sorted:
-    found = _Sorted(req.count if req.mode == "ExactCount" else 0)
-    for pool in pools:
-        if pool.incomplete or pool.invalid:
-            continue
-        for s in pool.slices_targeting_node:
-            for device in s.devices:
-                if not _selectable(req, inputs, device, node):
-                    continue
-                found.selectable += 1
-                multiple = inputs.features.consumable_capacity and device.multiple
-                if not req.admin_access and device.id in inputs.state.devices:
-                    found.held.append(device)
-                elif (
-                    device.consumes
-                    and not (multiple and device.id in inputs.state.capacity)
-                    and (_counters_short(device, pool, inputs))
-                ):
-                    found.counters.append(device)
-                elif inputs.features.device_taints and taint_prevents_allocation(device, req):
-                    found.tainted.append(device)
-                elif not _capacity_ok(req, device, inputs):
-                    found.capacity.append(device)
-                else:
-                    found.candidates.append(device)
-    if req.mode == "All":
-        found.need = found.selectable or 1
-    return found
-
-
-def _capacity_ok(req: Req, device: SliceDevice, inputs: Inputs) -> bool:
-    if not inputs.features.consumable_capacity:
-        return True
-    try:
-        return cap.request_over_capacity(
-            inputs.state.capacity.get(device.id), req.capacity, device.capacity, None
-        )
-    except cap.UnknownCapacity:
-        return False
 
 
 def _ids(devices: Sequence[SliceDevice]) -> tuple[str, ...]:
@@ -310,10 +219,16 @@ def _counter_holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[tu
 
 
 def _request_blockers(
-    claim: ClaimInput, name: str, req: Req, found: _Sorted, inputs: Inputs
+    claim: ClaimInput, name: str, req: Req, found: Sorted, inputs: Inputs
 ) -> list[NodeBlocker]:
     have = len(found.candidates)
-    common = {"claim": claim.ref, "request": name, "need": found.need, "have": have}
+    common = {
+        "claim": claim.ref,
+        "request": name,
+        "need": found.need,
+        "have": have,
+        "free": tuple(d.id.device for d in found.candidates),
+    }
     out = []
     if found.held:
         out.append(
@@ -385,7 +300,7 @@ def _allocation_blockers(
             sorted_alts = []
             for req in alternatives:
                 name = f"{request.name}/{req.name}" if request.first_available else request.name
-                found = _sort_devices(req, pools, inputs, node)
+                found = sort_devices(req, pools, inputs, node)
                 sorted_alts.append((name, req, found))
             if not sorted_alts:
                 continue

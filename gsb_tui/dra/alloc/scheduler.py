@@ -33,8 +33,8 @@ from gsb_tui.dra.model import TaintRule
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.snapshot import Obj
 
-RESERVED_FOR_MAX = 256  # resourceapi.ResourceClaimReservedForMaxSize
 BUDGET_S = 10.0  # the scheduler's default filter timeout (DRASchedulerFilterTimeout)
+BINDING_TIMEOUT_S = 600  # the DynamicResources plugin's default bindingTimeout
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class PodJudgement:
     fits: bool | None  # None: not decided (the budget ran out)
     nodes: list[str] = field(default_factory=list)  # where it fits, by name
     per_node: dict[str, NodeVerdict] = field(default_factory=dict)
-    pod_code: str = ""  # a reason no node can help (claim-missing, class-missing, claim-in-use, …)
+    pod_code: str = ""  # a reason no node can help (claim-missing, class-missing, …)
     pod_text: str = ""
     error: str = ""  # the first error that stopped the attempt
     error_code: str = ""
@@ -153,16 +153,16 @@ def pod_claims(pod: Obj, inputs: Inputs) -> tuple[list[ClaimInput], str, str]:
     return out, "", ""
 
 
-def _reserved_for(claim: Obj, pod: Obj) -> bool:
-    uid = _d(pod.get("metadata")).get("uid")
-    return any(_d(r).get("uid") == uid for r in _l(_d(claim.get("status")).get("reservedFor")))
-
-
 def judge_pod(
-    pod: Obj, inputs: Inputs, budget_s: float = BUDGET_S, extra: Sequence[ClaimInput] = ()
+    pod: Obj,
+    inputs: Inputs,
+    budget_s: float = BUDGET_S,
+    extra: Sequence[ClaimInput] = (),
+    now: float | None = None,
 ) -> PodJudgement:
     """PreFilter, then Filter on every node. `extra`: claims the scheduler would make for the
-    pod (its DRA-backed extended resources), allocated with the pod's own."""
+    pod (its DRA-backed extended resources), allocated with the pod's own; `now` (default:
+    the clock) times binding conditions against the scheduler's binding timeout."""
     meta = _d(pod.get("metadata"))
     key = (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
     bound = str(_d(pod.get("spec")).get("nodeName") or "") or None
@@ -178,10 +178,8 @@ def judge_pod(
     for claim in claims:
         status = _d(claim.raw.get("status"))
         if status.get("allocation") is not None:
-            if len(_l(status.get("reservedFor"))) >= RESERVED_FOR_MAX and not _reserved_for(
-                claim.raw, pod
-            ):
-                return _nowhere(judgement, "claim-in-use", "resourceclaim in use")
+            # "resourceclaim in use" needs !CanBeReserved, which is always false in v0.36.3
+            # (no limit on sharing): an allocated claim only ties the pod to its node.
             judgement.allocated.append(claim)
             continue
         judgement.to_allocate.append(claim)
@@ -201,8 +199,14 @@ def judge_pod(
         if judgement.to_allocate
         else None
     )
+    clock = time.time() if now is None else now
+    not_bindable = [
+        c.ref
+        for c in judgement.allocated
+        if inputs.features.device_binding_and_status and _binding_failed(c.raw, clock)
+    ]
     for node in inputs.nodes:
-        verdict = _filter(pod, node, judgement, allocator)
+        verdict = _filter(pod, node, judgement, allocator, not_bindable)
         judgement.per_node[node.name] = verdict
         if verdict.stage == "error":
             judgement.error = verdict.detail
@@ -231,28 +235,90 @@ def _nowhere(judgement: PodJudgement, code: str, text: str) -> PodJudgement:
 
 
 def _filter(
-    pod: Obj, node: NodeFacts, judgement: PodJudgement, allocator: Allocator | None
+    pod: Obj,
+    node: NodeFacts,
+    judgement: PodJudgement,
+    allocator: Allocator | None,
+    not_bindable: Sequence[str] = (),
 ) -> NodeVerdict:
     code, detail = pod_node_stage(pod, node)
     if code:
         return NodeVerdict(node.name, code, detail)
-    for claim in judgement.allocated:
-        selector = _d(_d(claim.raw.get("status")).get("allocation")).get("nodeSelector")
-        if isinstance(selector, Mapping) and not _safe_match(selector, node):
-            return NodeVerdict(node.name, "claim-node", claim.ref)
-    if allocator is None:
-        return NodeVerdict(node.name, "")
+    # Filter: allocated claims whose node selector rules the node out are only marked; the
+    # allocation runs first and its error or refusal is what the node reports.
+    unavailable = [
+        claim.ref
+        for claim in judgement.allocated
+        if isinstance(
+            selector := _d(_d(claim.raw.get("status")).get("allocation")).get("nodeSelector"),
+            Mapping,
+        )
+        and not _safe_match(selector, node)
+    ]
+    results: list[list[DeviceResult]] | None = []
+    if allocator is not None:
+        try:
+            results = allocator.allocate(node, judgement.to_allocate)
+        except NodeFailure as exc:
+            return NodeVerdict(node.name, "invalid-pool", str(exc))
+        except AllocError as exc:
+            return NodeVerdict(node.name, "error", str(exc))
+        except Undecided as exc:
+            return NodeVerdict(node.name, "undecided", str(exc))
+        if results is None or len(results) != len(judgement.to_allocate):
+            return NodeVerdict(node.name, "allocate", "cannot allocate all claims")
+    if unavailable:
+        return NodeVerdict(node.name, "claim-node", unavailable[0])
+    if not_bindable:
+        return NodeVerdict(node.name, "binding", not_bindable[0])
+    return NodeVerdict(node.name, "", "", tuple(tuple(r) for r in results or ()))
+
+
+def _binding_failed(claim: Obj, now: float) -> bool:
+    """isClaimReadyForBinding gave an error (a failure condition is True) or, not ready yet,
+    isClaimTimeout: the claim is "not available on the node" on every node."""
+    allocation = _d(_d(claim.get("status")).get("allocation"))
+    statuses = _l(_d(claim.get("status")).get("devices"))
+    ready = True
+    timed = False
+    for result in _l(_d(allocation.get("devices")).get("results")):
+        result = _d(result)
+        conditions = _l(result.get("bindingConditions"))
+        if not conditions:
+            continue
+        timed = timed or _timed_out(str(allocation.get("allocationTimestamp") or ""), now)
+        found = next(
+            (
+                _d(st)
+                for st in statuses
+                if all(_d(st).get(k) == result.get(k) for k in ("driver", "pool", "device"))
+                and _d(st).get("shareID") == result.get("shareID")
+            ),
+            None,
+        )
+        if found is None:
+            ready = False
+            continue
+        true = {
+            str(_d(c).get("type"))
+            for c in _l(found.get("conditions"))
+            if _d(c).get("status") == "True"
+        }
+        if any(str(c) in true for c in _l(result.get("bindingFailureConditions"))):
+            return True
+        if not all(str(c) in true for c in conditions):
+            ready = False
+    return not ready and timed
+
+
+def _timed_out(stamp: str, now: float) -> bool:
+    from datetime import datetime
+
     try:
-        results = allocator.allocate(node, judgement.to_allocate)
-    except NodeFailure as exc:
-        return NodeVerdict(node.name, "invalid-pool", str(exc))
-    except AllocError as exc:
-        return NodeVerdict(node.name, "error", str(exc))
-    except Undecided as exc:
-        return NodeVerdict(node.name, "undecided", str(exc))
-    if results is None or len(results) != len(judgement.to_allocate):
-        return NodeVerdict(node.name, "allocate", "cannot allocate all claims")
-    return NodeVerdict(node.name, "", "", tuple(tuple(r) for r in results))
+        started = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return False
+    return started + BINDING_TIMEOUT_S < now
 
 
 def _safe_match(selector: Mapping[str, Any], node: NodeFacts) -> bool:

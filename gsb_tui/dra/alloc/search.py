@@ -1,14 +1,14 @@
+# Over 400 lines: it mirrors one upstream file function by function, to be read side by side.
 """The structured allocator: a first-fit search with backtracking over all requests of all
 claims a pod still needs, on one node.
 
-Mirrors `structured/internal/incubating/allocator_incubating.go` and `constraint.go` at
-v0.36.3, function by function (names in the comments): NewAllocator, Allocate,
-validateDeviceRequest, allocateOne, isSelectable, selectorsMatch, CmpRequestOverCapacity,
-allocateDevice, rollbackDevice, taintPreventsAllocation, checkAvailableCounters,
-deallocateCountersForDevice, deviceInUse and friends, matchAttributeConstraint,
-distinctAttributeConstraint, lookupAttribute. Where upstream keys state oddly (the counter
-caches by pool name only; distinctAttribute by request name) this does the same, so the
-answers are the scheduler's, bugs included; the comments say where.
+Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3, function by
+function (names in the comments): NewAllocator, Allocate, validateDeviceRequest,
+allocateOne, isSelectable, selectorsMatch, CmpRequestOverCapacity, allocateDevice,
+rollbackDevice, taintPreventsAllocation, checkAvailableCounters,
+deallocateCountersForDevice, deviceInUse and friends; the constraints are constraints.py.
+Where upstream keys state oddly (the counter caches by pool name only; distinctAttribute by
+request name) this does the same, so the answers are the scheduler's, bugs included.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from gsb_tui.dra import cel
 from gsb_tui.dra.alloc import capacity as cap
+from gsb_tui.dra.alloc.constraints import Constraint, DistinctAttribute, MatchAttribute
 from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.alloc.pools import Counters, Pool, ReadSlice, SliceDevice, gather_pools
-from gsb_tui.dra.alloc.requests import ClaimConstraint, ClaimInput, Req
+from gsb_tui.dra.alloc.requests import ClaimInput, Req
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.model.features import DeviceTaint, Toleration
@@ -129,104 +129,6 @@ def taint_prevents_allocation(device: SliceDevice, request: Req) -> bool:
     return False
 
 
-def _typed_attribute(raw: Any) -> tuple[str, object] | None:
-    """A DeviceAttribute by its set field, in the order upstream's switch tests them."""
-    raw = _d(raw)
-    for kind in ("string", "int", "bool", "version"):
-        if raw.get(kind) is not None:
-            return (kind, raw[kind])
-    return ("unknown", None) if raw else None
-
-
-def lookup_attribute(device: SliceDevice, name: str) -> tuple[str, object] | None:
-    """lookupAttribute: fully qualified first, then the bare name when the domain is the
-    device's driver."""
-    attrs = _d(device.raw.get("attributes"))
-    if name in attrs:
-        return _typed_attribute(attrs[name])
-    domain, sep, bare = name.partition("/")
-    if not sep or domain != device.id.driver:
-        return None
-    return _typed_attribute(attrs[bare]) if bare in attrs else None
-
-
-class _Constraint:
-    def __init__(self, c: ClaimConstraint) -> None:
-        self.names = c.requests
-        self.attribute = c.attribute
-
-    def applies(self, request: str, sub: str) -> bool:
-        if not self.names:
-            return True
-        if not sub:
-            return request in self.names
-        return request in self.names or f"{request}/{sub}" in self.names
-
-    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
-        raise NotImplementedError
-
-    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
-        raise NotImplementedError
-
-
-class MatchAttribute(_Constraint):
-    """matchAttributeConstraint: every device it covers has the same value."""
-
-    def __init__(self, c: ClaimConstraint) -> None:
-        super().__init__(c)
-        self.value: tuple[str, object] | None = None
-        self.count = 0
-
-    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
-        if not self.applies(request, sub):
-            return True
-        found = lookup_attribute(device, self.attribute)
-        if found is None:
-            return False
-        if self.count == 0:
-            self.value, self.count = found, 1
-            return True
-        if found[0] == "unknown" or found != self.value:
-            return False
-        self.count += 1
-        return True
-
-    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
-        if self.applies(request, sub):
-            self.count -= 1
-
-
-class DistinctAttribute(_Constraint):
-    """distinctAttributeConstraint. Upstream keeps one value per request name (a second
-    device of the same request replaces it, a removal drops it): so does this."""
-
-    def __init__(self, c: ClaimConstraint) -> None:
-        super().__init__(c)
-        self.values: dict[str, tuple[str, object]] = {}
-        self.count = 0
-
-    def add(self, request: str, sub: str, device: SliceDevice) -> bool:
-        if not self.applies(request, sub):
-            return True
-        found = lookup_attribute(device, self.attribute)
-        if found is None:
-            return False
-        if self.count == 0:
-            self.values[request] = found
-            self.count = 1
-            return True
-        if found[0] == "unknown" or any(found == v for v in self.values.values()):
-            return False
-        self.values[request] = found
-        self.count += 1
-        return True
-
-    def remove(self, request: str, sub: str, device: SliceDevice) -> None:
-        if self.applies(request, sub):
-            self.values.pop(request, None)
-            self.count -= 1
-
-
 class Allocator:
     """structured.Allocator (incubating): built once per pod from the cluster's state, then
     asked node by node."""
@@ -277,7 +179,7 @@ class _Run:
         self.claims = list(claims)
         self.pools: list[Pool] = []
         self.matches: dict[tuple[DeviceId, int, int, int], bool] = {}
-        self.constraints: list[list[_Constraint]] = [[] for _ in claims]
+        self.constraints: list[list[Constraint]] = [[] for _ in claims]
         self.consumed: dict[str, dict[str, Counters]] = {}
         self.data: dict[tuple[int, int, int], _RequestData] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in claims]

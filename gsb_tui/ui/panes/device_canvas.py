@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -31,7 +31,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gsb_tui.dra.availability import Availability, format_quantity
+from gsb_tui.dra.availability import Availability, State, format_quantity
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.warnings import DraWarning
@@ -43,8 +43,8 @@ from gsb_tui.words import text
 CELL_MIN_WIDTH = 24  # three cells across at 80 columns; claim names stay readable
 CELL_HEIGHT = 4  # border, claim, pods, border
 GUTTER = 1  # columns between cells
-# Where a 1.36 feature decides (dra/availability.py); worded from the catalog (feat.state.*).
-FEATURE_STATES = ("blocked", "tainted", "full", "binding", "binding-failed")
+# Where a 1.36 feature or a pool decides (dra/availability.py); worded from the catalog.
+FEATURE_STATES = get_args(State)[4:]  # after free, allocated, reserved, shared
 STATES = (*STATUSES, *FEATURE_STATES)
 
 

@@ -199,7 +199,12 @@ class DeviceGrid(Pane, can_focus=True):
         )
         if ledger.unavailable:  # published, not held, and still not allocatable: say why
             states = Counter(view.state(d) for d in ledger.unavailable)
-            for state, style in (("blocked", "dim red"), ("tainted", "red")):
+            for state, style in (
+                ("blocked", "dim red"),
+                ("tainted", "red"),
+                ("incomplete-pool", "yellow"),
+                ("invalid-pool", "red"),
+            ):
                 count = states.pop(state, 0)
                 if count:
                     line.append(" · ")
