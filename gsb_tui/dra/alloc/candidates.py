@@ -28,6 +28,7 @@ class Sorted:
     counters: list[SliceDevice] = field(default_factory=list)
     tainted: list[SliceDevice] = field(default_factory=list)
     capacity: list[SliceDevice] = field(default_factory=list)
+    left_out: list[SliceDevice] = field(default_factory=list)  # All: too little capacity
     selectable: int = 0
 
 
@@ -76,12 +77,16 @@ def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
 
 def sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFacts) -> Sorted:
     found = Sorted(req.count if req.mode == "ExactCount" else 0)
+    all_mode = req.mode == "All"
     for pool in pools:
         if pool.incomplete or pool.invalid:
             continue
         for s in pool.slices_targeting_node:
             for device in s.devices:
                 if not _selectable(req, inputs, device, node):
+                    continue
+                if all_mode and not _capacity_ok(req, device, inputs):
+                    found.left_out.append(device)  # validateDeviceRequest leaves it out of "all"
                     continue
                 found.selectable += 1
                 multiple = inputs.features.consumable_capacity and device.multiple
@@ -99,8 +104,8 @@ def sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFact
                     found.capacity.append(device)
                 else:
                     found.candidates.append(device)
-    if req.mode == "All":
-        found.need = found.selectable or 1
+    if all_mode:
+        found.need = found.selectable or 1  # every one of them, and at least one
     return found
 
 

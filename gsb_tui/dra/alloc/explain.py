@@ -165,9 +165,12 @@ def node_blockers(
     if stage in NODE_CODES:
         claim = detail if stage in ("claim-node", "binding") else ""
         return [NodeBlocker(stage, stage, claim=claim, detail=detail)]
-    if stage == "invalid-pool":
-        return _pool_blockers(judgement, inputs, node) or [
+    if stage == "invalid-pool":  # said when the search failed: what failed it, and the pools
+        pools = _pool_blockers(judgement, inputs, node) or [
             NodeBlocker("invalid-pool", "invalid-pool")
+        ]
+        return pools + [
+            b for b in _allocation_blockers(judgement, inputs, node) if b.code != "incomplete-pool"
         ]
     if stage == "undecided":
         return [NodeBlocker("undecided", "undecided", detail=detail)]
@@ -273,6 +276,19 @@ def _request_blockers(
                 **common,  # type: ignore[arg-type]
             )
         )
+    if found.left_out and not found.selectable:
+        out.append(
+            NodeBlocker(
+                "capacity",
+                "capacity",
+                devices=_ids(found.left_out),
+                holders=_holders(found.left_out, inputs),
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    if found.selectable and found.selectable < found.need:
+        # too few even if every one were free: the count is the first reason
+        out.insert(0, NodeBlocker("count", "count", **common))  # type: ignore[arg-type]
     if not out:
         key = "selector" if not found.selectable else "count"
         out.append(NodeBlocker(key, key, **common))  # type: ignore[arg-type]

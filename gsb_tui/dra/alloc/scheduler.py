@@ -210,7 +210,7 @@ def judge_pod(
         judgement.per_node[node.name] = verdict
         if verdict.stage == "error":
             judgement.error = verdict.detail
-            judgement.error_code = "cel-error" if "CEL " in verdict.detail else "error"
+            judgement.error_code = error_code(verdict.detail)
             judgement.fits = False
             judgement.nodes = []
             return judgement
@@ -225,6 +225,20 @@ def judge_pod(
         return judgement
     judgement.fits = bool(judgement.nodes)
     return judgement
+
+
+def error_code(message: str) -> str:
+    """The blocker code of an error that stops the attempt, from upstream's wording."""
+    for words, code in (
+        ("CEL ", "cel-error"),
+        ("is currently invalid", "invalid-pool"),
+        ("is currently being updated", "incomplete-pool"),
+        ("claim constraint would not be satisfied", "constraint"),
+        ("exceeds the claim limit", "count"),
+    ):
+        if words in message:
+            return code
+    return "error"
 
 
 def _nowhere(judgement: PodJudgement, code: str, text: str) -> PodJudgement:
