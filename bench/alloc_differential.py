@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gsb_tui.dra.alloc.scheduler import judge_pod, prepare  # noqa: E402
-from gsb_tui.dra.model import parse_taint_rule  # noqa: E402
-from tests.alloc_oracle import run_oracle  # noqa: E402
-from tests.alloc_shapes import generate, snapshot  # noqa: E402
+from gsb_tui.dra.alloc.scheduler import judge_pod, prepare
+from gsb_tui.dra.model import parse_taint_rule
+from tests.alloc_oracle import run_oracle
+from tests.alloc_shapes import generate, snapshot
 
 
 def main() -> int:
