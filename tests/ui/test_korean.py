@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 
 from gsb_tui.dra.cel import evaluate_all
 from gsb_tui.dra.model import Claim, Pod
+from gsb_tui.dra.trial import try_selector
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
 from gsb_tui.ui import explain
@@ -32,7 +33,6 @@ from gsb_tui.ui.explain import (
 )
 from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.trial import try_selector
 from gsb_tui.words import text
 from tests.recorded import RECORDING, snap, view
 from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until

@@ -26,10 +26,10 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
+from gsb_tui.dra.trial import DeviceVerdict, Trial, try_selector, vocabulary
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
-from gsb_tui.ui.trial import DeviceVerdict, Trial, try_selector, vocabulary
 from gsb_tui.words import localize, text
 
 DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
@@ -70,7 +70,7 @@ def trial_summary(trial: Trial, view: DraView, lang: str = "en") -> str:
         return trial.note
     matched = trial.matches
     total = len(trial.devices)
-    free = sum(1 for d in matched if d.occupancy is not None and d.occupancy.status == "free")
+    free = sum(1 for d in matched if d.allocatable)
     errors = sum(1 for d in trial.devices if d.verdict == "error")
     key = "sel.matches.one" if total == 1 else "sel.matches"
     summary = text(lang, key, matched=len(matched), total=total)
@@ -93,10 +93,12 @@ def device_table(trial: Trial, show_pool: bool, lang: str = "en") -> Table:
         mark, style = MARKS.get(d.verdict, ("?", ""))
         occ = d.occupancy
         name = f"{d.device.id.pool}/{d.device.name}" if show_pool else d.device.name
-        if occ is None or occ.status == "free":
-            claim = Text("free", style="green")
-        else:
+        if occ is not None and occ.claims:
             claim = Text(", ".join(c.name for c in occ.claims))
+        elif d.allocatable:
+            claim = Text("free", style="green")
+        else:  # not held, still not allocatable: the grid's word for why
+            claim = Text(d.state, style="red")
         pods = ", ".join(p.split("/", 1)[-1] for p in occ.consumers) if occ else ""
         table.add_row(
             Text(mark, style=style),

@@ -1,7 +1,8 @@
 """Trying a selector: one CEL expression (and optionally a DeviceClass) against every published
 device, with each device's occupancy, for the selector tool (`s`).
 
-Pure: a function of the DraView and what the user typed. The CEL library must be loaded
+Pure: a function of the DraView and what the user typed; "free" is the ledger's
+(DraView.allocatable), so the tool and the grid count alike. The CEL library must be loaded
 (gsb_tui.ui.explain.cel_ready) before `try_selector` is called; the selector screen calls it in
 a worker thread, with a time budget (devices it does not reach are marked, not guessed).
 """
@@ -22,6 +23,8 @@ class DeviceVerdict:
     verdict: str  # "match", "no-match", "class" (the class rejects it), "error", "" (not tried)
     error: str = ""  # the runtime error, or the class' error
     occupancy: Occupancy | None = None
+    state: str = "free"  # what the grid says of it (DraView.state)
+    allocatable: bool = True  # a plain request could be given it now: the ledger's "free"
 
     @property
     def matched(self) -> bool:
@@ -68,10 +71,15 @@ def try_selector(
     "error" verdict saying so."""
     from gsb_tui.dra.cel import CelCompileError, compile_selector
 
+    free = view.allocatable()  # the ledger's "free": one definition for every pane
+
+    def verdict(device: Device, said: str, error: str = "") -> DeviceVerdict:
+        occupancy = view.occupancy.get(device.id)
+        state = view.state(device.id)
+        return DeviceVerdict(device, said, error, occupancy, state, device.id in free)
+
     def untried(note: str) -> Trial:
-        devices = tuple(
-            DeviceVerdict(d, "", occupancy=view.occupancy.get(d.id)) for d in view.devices
-        )
+        devices = tuple(verdict(d, "") for d in view.devices)
         return Trial(expression, device_class, devices, note=note)
 
     expression = expression.strip()
@@ -89,22 +97,21 @@ def try_selector(
     out = []
     deadline = None if budget is None else time.monotonic() + budget
     for device in view.devices:
-        occupancy = view.occupancy.get(device.id)
-        verdict, error = "", ""
+        said, error = "", ""
         for i, class_selector in enumerate(class_selectors):
             outcome = class_selector.evaluate(device, deadline)
             if outcome.unfinished:
-                verdict, error = "error", outcome.error
+                said, error = "error", outcome.error
                 break
             if outcome.error:
-                verdict, error = "class", f"class selector #{i}: {outcome.error}"
+                said, error = "class", f"class selector #{i}: {outcome.error}"
                 break
             if not outcome.matched:
-                verdict = "class"
+                said = "class"
                 break
-        if not verdict:
+        if not said:
             outcome = selector.evaluate(device, deadline)
-            verdict = "error" if outcome.error else "match" if outcome.matched else "no-match"
+            said = "error" if outcome.error else "match" if outcome.matched else "no-match"
             error = outcome.error
-        out.append(DeviceVerdict(device, verdict, error, occupancy))
+        out.append(verdict(device, said, error))
     return Trial(expression, device_class, tuple(out))
