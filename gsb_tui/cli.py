@@ -196,6 +196,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         default=None,
         help="also apply this DeviceClass's selectors",
     )
+    match.add_argument("--json", action="store_true", help="print one JSON object")
 
     from gsb_tui.why_cli import parse_pod_ref
 

@@ -1,14 +1,17 @@
 """`gsb-tui match 'EXPR' [--class NAME]`: which published devices a CEL selector admits.
 
-One line per device: `<driver>/<pool>/<device> match|no-match|error: <text>`.
-Exit 0 on evaluation, 1 when the expression does not compile (or the class is unknown),
-2 when the cluster cannot be read.
+One line per device: `<driver>/<pool>/<device> match|no-match|error: <text>`; with `--json` one
+object {"expression", "class", "devices": [{driver, pool, device, node, verdict, error, state,
+allocatable}], "matched", "free"}. "Free" is the ledger's (claims, counters, taints, taint
+rules and pools read too). Exit 0 on evaluation, 1 when the expression does not compile (or
+the class is unknown), 2 when the cluster cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,7 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:
-    from gsb_tui.dra.cel import CelCompileError
+    from gsb_tui.dra.cel import CelCompileError, CelOutcome
 
 EXIT_BAD_EXPRESSION = 1
 EXIT_UNREACHABLE = 2
@@ -65,12 +68,13 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         if exc.fix:
             print(text(lang, "match.try", fix=exc.fix), file=sys.stderr)
         return EXIT_BAD_EXPRESSION
+    kinds = (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS, Kind.PODS, Kind.TAINT_RULES)
     try:
-        snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES, Kind.CLASSES)))
+        snapshot = asyncio.run(fetch_snapshot(target, kinds))
     except (KubeconfigError, Unreachable) as exc:
         print(f"gsb-tui match: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNREACHABLE
-    for kind in (Kind.SLICES, Kind.CLASSES):
+    for kind in (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS):
         state = snapshot.state(kind)
         if state.phase != "synced":
             _say(lang, "match.cannot-read", kind=kind.value, message=state.message)
@@ -88,6 +92,9 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             return EXIT_BAD_EXPRESSION
         expressions = [*device_class.selectors, args.expression]
     if not view.devices:
+        if getattr(args, "json", False):
+            empty = {"expression": args.expression, "class": args.device_class}
+            print(json.dumps({**empty, "devices": [], "matched": 0, "free": 0}))
         _say(lang, "match.no-devices")
         return 0
     try:
@@ -95,21 +102,40 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
     except CelCompileError as exc:  # a class selector gsb-tui cannot evaluate
         print(f"gsb-tui match: {exc.message}", file=sys.stderr)
         return EXIT_BAD_EXPRESSION
-    for device in view.devices:
-        outcome = outcomes[device.id]
-        verdict = (
-            f"error: {_one_line(str(outcome.error))}"
-            if outcome.error
-            else "match"
-            if outcome.matched
-            else "no-match"
-        )
-        print(f"{device.id} {verdict}")
-    # On stderr, so the one-line-per-device output stays as it is: how many of the matches
-    # could be allocated now, and why not the rest (dra/availability.py decides).
     matched = [d.id for d in view.devices if outcomes[d.id].matched]
     blockers = view.blockers()
     free = [d for d in matched if d not in blockers]
+    if getattr(args, "json", False):
+        rows = [
+            {
+                "driver": d.id.driver,
+                "pool": d.id.pool,
+                "device": d.id.device,
+                "node": d.node or None,
+                "verdict": _verdict(outcomes[d.id]),
+                "error": _one_line(str(outcomes[d.id].error)) or None,
+                "state": view.state(d.id),
+                "allocatable": d.id not in blockers,
+            }
+            for d in view.devices
+        ]
+        out = {
+            "expression": args.expression,
+            "class": args.device_class,
+            "devices": rows,
+            "matched": len(matched),
+            "free": len(free),
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    for device in view.devices:
+        outcome = outcomes[device.id]
+        verdict = _verdict(outcome)
+        if verdict == "error":
+            verdict = f"error: {_one_line(str(outcome.error))}"
+        print(f"{device.id} {verdict}")
+    # On stderr, so the one-line-per-device output stays as it is: how many of the matches
+    # could be allocated now, and why not the rest (dra/availability.py decides).
     print(text(lang, "match.summary", matched=len(matched), free=len(free)), file=sys.stderr)
     for group in view.blocker_groups(matched, blockers):
         names = ", ".join(d.device for d in group.devices[:8])
@@ -122,3 +148,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         )
         print(f"  {why}", file=sys.stderr)
     return 0
+
+
+def _verdict(outcome: CelOutcome) -> str:
+    return "error" if outcome.error else "match" if outcome.matched else "no-match"
