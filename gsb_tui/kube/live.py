@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from gsb_tui.kube import dra_scope
 from gsb_tui.kube.config import KubeconfigError, Resolved, Target, resolve
 from gsb_tui.kube.reflector import (
     CONNECT_TIMEOUT,
@@ -17,11 +18,13 @@ from gsb_tui.kube.reflector import (
 from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import NativeTransport, Transport, make_transport
-from gsb_tui.snapshot import KINDS, Kind, KindState
+from gsb_tui.snapshot import KINDS, Kind, KindState, Obj
 from gsb_tui.words import t
 
-# Kinds read across namespaces when RBAC allows (a device held in another namespace is not free).
-WIDE_KINDS = frozenset({Kind.CLAIMS})
+# Kinds read across namespaces when RBAC allows (a device held in another namespace is not free;
+# a Pending pod in another namespace waits for devices too): pods and events filtered to those
+# about DRA (kube/dra_scope.py), the lab's namespace whole.
+WIDE_KINDS = frozenset({Kind.CLAIMS, Kind.TEMPLATES, Kind.PODS, Kind.EVENTS})
 CONFIG_RETRY_S = 5.0
 # hold_first_watches: the watches wait at most this long for the first frame (drawn()).
 WATCH_HOLD_S = 3.0
@@ -71,9 +74,17 @@ class LiveSource:
                 poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
                 watching=self.watching,
                 before_first_watch=self._until_drawn if self.hold_first_watches else None,
+                keep=self._keep(kind),
             )
             for kind in self.kinds
         }
+
+    def _keep(self, kind: Kind) -> Callable[[Obj], bool] | None:
+        if kind is Kind.PODS:
+            return dra_scope.pod_filter(self.target.namespace)
+        if kind is Kind.EVENTS:
+            return dra_scope.event_filter(self.target.namespace)
+        return None
 
     def drawn(self) -> None:
         """The first frame showing every kind's list is on screen (the App says so)."""

@@ -108,8 +108,12 @@ class Reflector:
         poll_every: float = POLL_NODES_S,
         watching: bool = True,
         before_first_watch: Callable[[], Awaitable[None]] | None = None,
+        keep: Callable[[Obj], bool] | None = None,
     ) -> None:
         self.api = api
+        # Across namespaces, only the objects `keep` wants are stored (kube/dra_scope.py);
+        # in one namespace every object is.
+        self.keep = keep
         self.info = info
         self.emit = emit
         self.namespace = namespace
@@ -124,6 +128,9 @@ class Reflector:
         self.relists = 0
         self.page_size = PAGE_OF.get(info.kind, LIST_PAGE)
         self.before_first_watch = before_first_watch  # awaited once, after the first list
+
+    def _wanted(self, obj: Obj) -> bool:
+        return self.keep is None or not self.all_namespaces or self.keep(obj)
 
     @property
     def scope(self) -> str:
@@ -231,7 +238,9 @@ class Reflector:
             meta = body.get("metadata") or {}
             if not isinstance(page, list) or not isinstance(meta, dict):
                 raise NotKubernetes(t("kube.bad-body", content_type=content_type))
-            items.extend(_clean(o, self.info) for o in page if isinstance(o, dict))
+            items.extend(
+                _clean(o, self.info) for o in page if isinstance(o, dict) and self._wanted(o)
+            )
             if meta.get("continue"):
                 query = {"limit": self.page_size, "continue": meta["continue"]}
                 continue
@@ -296,7 +305,7 @@ class Reflector:
                 new_rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
                 if new_rv:
                     rv = str(new_rv)
-                if etype in ("ADDED", "MODIFIED", "DELETED"):
+                if etype == "DELETED" or (etype in ("ADDED", "MODIFIED") and self._wanted(obj)):
                     self.emit(Change(self.info.kind, etype, obj=_clean(obj, self.info)))
         finally:
             resp.release()

@@ -194,7 +194,8 @@ def test_the_dashboard_asks_every_kind_early_with_the_reflectors_queries(
         path, query = reflector.first_page()
         wanted.add(api._target(path, query))
     assert early == wanted and len(early) == len(Kind)
-    assert "/api/v1/namespaces/lab/events?limit=5000&resourceVersion=0" in early
+    assert "/api/v1/events?limit=5000&resourceVersion=0" in early  # filtered: dra_scope
+    assert "/api/v1/pods?limit=500&resourceVersion=0" in early
     assert "/apis/resource.k8s.io/v1/resourceclaims?limit=500&resourceVersion=0" in early
     asyncio.run(source._early_api.close())
 
