@@ -15,6 +15,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from gsb_tui import gc_pause
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
@@ -151,7 +152,8 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
             return EXIT_UNUSABLE
     from gsb_tui.dra.view import build_view
 
-    out = answer(build_view(snapshot), namespace, name, lang)
+    with gc_pause.paused():  # a short-lived process: the collector would only walk the heap
+        out = answer(build_view(snapshot), namespace, name, lang)
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:

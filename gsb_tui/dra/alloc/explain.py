@@ -180,7 +180,7 @@ def node_blockers(
 
 
 def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> list[NodeBlocker]:
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
     pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
     out = []
     for pool in pools:
@@ -298,7 +298,7 @@ def _request_blockers(
 def _allocation_blockers(
     judgement: PodJudgement, inputs: Inputs, node: NodeFacts
 ) -> list[NodeBlocker]:
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
     pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
     out: list[NodeBlocker] = []
     for pool in pools:
@@ -362,7 +362,7 @@ def _joint_blocker(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> 
     if not constrained:
         return None
     relaxed = [replace(c, constraints=()) for c in judgement.to_allocate]
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices)
+    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
     try:
         found = allocator.allocate(node, relaxed)
     except (AllocError, NodeFailure, Undecided):

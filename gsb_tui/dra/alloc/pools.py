@@ -19,7 +19,7 @@ from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.availability import quantity
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.dra.model.base import _d, _l
-from gsb_tui.dra.model.devices import parse_slice
+from gsb_tui.dra.model.devices import Slice, parse_slice
 from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.snapshot import Obj
 
@@ -117,10 +117,15 @@ def _policy(raw: Any) -> CapacityPolicy | None:
     )
 
 
-def read_slice(obj: Obj, rule_taints: Mapping[DeviceId, tuple[DeviceTaint, ...]]) -> ReadSlice:
+def read_slice(
+    obj: Obj,
+    rule_taints: Mapping[DeviceId, tuple[DeviceTaint, ...]],
+    parsed: Slice | None = None,
+) -> ReadSlice:
+    """What the allocator reads of a slice; `parsed`: the view's parse of `obj`, if any."""
     spec = _d(obj.get("spec"))
     pool = _d(spec.get("pool"))
-    parsed = parse_slice(obj)
+    parsed = parsed if parsed is not None else parse_slice(obj)
     selector = spec.get("nodeSelector")
     out = ReadSlice(
         name=parsed.name,

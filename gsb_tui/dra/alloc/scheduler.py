@@ -26,6 +26,7 @@ from gsb_tui.dra.alloc.search import (
     AllocError,
     DeviceResult,
     NodeFailure,
+    SliceIndex,
     Undecided,
 )
 from gsb_tui.dra.alloc.state import allocated_state, rule_taints
@@ -52,6 +53,7 @@ class Inputs:
     """Everything a judgement reads, prepared once for many pods (one snapshot)."""
 
     slices: list[ReadSlice]
+    index: SliceIndex
     classes: Mapping[str, Obj]
     claims: Mapping[tuple[str, str], Obj]
     nodes: list[NodeFacts]
@@ -66,10 +68,17 @@ def prepare(
     nodes: Sequence[Obj],
     rules: Sequence[TaintRule] = (),
     features: Features = DEFAULT_FEATURES,
+    read: Sequence[ReadSlice] | None = None,
 ) -> Inputs:
-    taints = rule_taints(rules, slices)
+    """The inputs of every judgement on one snapshot; `read`: the slices already read (in
+    the order of `slices`), when the caller has them."""
+    if read is None:
+        taints = rule_taints(rules, slices)
+        read = [read_slice(s, taints) for s in slices]
+    read = list(read)
     return Inputs(
-        slices=[read_slice(s, taints) for s in slices],
+        slices=read,
+        index=SliceIndex.of(read),
         classes={str(_d(c.get("metadata")).get("name") or ""): c for c in classes},
         claims={
             (
@@ -195,7 +204,7 @@ def judge_pod(
     judgement.to_allocate.extend(extra)
     deadline = time.monotonic() + budget_s
     allocator = (
-        Allocator(inputs.features, inputs.state, inputs.classes, inputs.slices, deadline)
+        Allocator(inputs.features, inputs.state, inputs.classes, inputs.index, deadline)
         if judgement.to_allocate
         else None
     )

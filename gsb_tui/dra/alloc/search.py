@@ -129,6 +129,27 @@ def taint_prevents_allocation(device: SliceDevice, request: Req) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class SliceIndex:
+    """NewAllocator's split of the slices: those of each node, and those every node gathers
+    (no nodeName, or shared counters). Made once per snapshot, not once per pod."""
+
+    all: tuple[ReadSlice, ...]
+    on_node: Mapping[str, tuple[ReadSlice, ...]]
+    shared: tuple[ReadSlice, ...]
+
+    @classmethod
+    def of(cls, slices: Sequence[ReadSlice]) -> SliceIndex:
+        on_node: dict[str, list[ReadSlice]] = {}
+        shared: list[ReadSlice] = []
+        for s in slices:
+            if not s.node_name or s.shared_counters:
+                shared.append(s)
+            else:
+                on_node.setdefault(s.node_name, []).append(s)
+        return cls(tuple(slices), {k: tuple(v) for k, v in on_node.items()}, tuple(shared))
+
+
 class Allocator:
     """structured.Allocator (incubating): built once per pod from the cluster's state, then
     asked node by node."""
@@ -138,27 +159,22 @@ class Allocator:
         features: Features,
         state: AllocatedState,
         classes: Mapping[str, Obj],
-        slices: Sequence[ReadSlice],
+        slices: SliceIndex,
         deadline: float | None = None,
     ) -> None:
         self.features = features
         self.state = state
         self.classes = classes
-        self.all_slices = list(slices)
-        self.on_node: dict[str, list[ReadSlice]] = {}
-        self.shared: list[ReadSlice] = []
-        for s in slices:
-            if not s.node_name or s.shared_counters:
-                self.shared.append(s)
-            else:
-                self.on_node.setdefault(s.node_name, []).append(s)
+        self.all_slices = slices.all
+        self.on_node = slices.on_node
+        self.shared = slices.shared
         self.deadline = deadline
         # availableCounters: per pool *name* (v1.36.3; two drivers' pools of one name share it)
         self.available_counters: dict[str, dict[str, Counters]] = {}
         self.invocations = 0
 
-    def slices_for(self, node: NodeFacts) -> list[ReadSlice]:
-        return self.on_node.get(node.name, []) + self.shared
+    def slices_for(self, node: NodeFacts) -> tuple[ReadSlice, ...]:
+        return self.on_node.get(node.name, ()) + self.shared
 
     def allocate(
         self, node: NodeFacts, claims: Sequence[ClaimInput]
@@ -381,6 +397,8 @@ class _Run:
                 assert undo is not None
                 undo()
             return done
+        if self._too_few_left((ci, ri, si), data, start, data.num_devices - di):
+            return False
         for pi in range(start[0], len(self.pools)):
             pool = self.pools[pi]
             if pool.incomplete or pool.invalid:
@@ -419,6 +437,35 @@ class _Run:
                         return True
                     undo()
         return False
+
+    def _too_few_left(
+        self, key: tuple[int, int, int], data: _RequestData, start: tuple[int, int, int], need: int
+    ) -> bool:
+        """Not upstream's: a bound that changes no answer. Fewer devices left (from `start`,
+        not in use, selectable) than still needed means the loop below cannot succeed; then
+        it only ever evaluates this request's selectors on those devices, in this order, so
+        evaluating them here raises the same first error. Without it, a count no node can
+        meet costs 2^devices steps per node (upstream's search pays that in Go)."""
+        request = data.request
+        left = 0
+        for pi in range(start[0], len(self.pools)):
+            pool = self.pools[pi]
+            if pool.incomplete or pool.invalid:
+                continue
+            for sli in range(start[1] if pi == start[0] else 0, len(pool.slices_targeting_node)):
+                s = pool.slices_targeting_node[sli]
+                first = start[2] if pi == start[0] and sli == start[1] else 0
+                for device in s.devices[first:]:
+                    id = DeviceId(pool.driver, pool.pool, device.id.device)
+                    if request.admin_access and key[0] in self.allocating.get(id, ()):
+                        continue
+                    if not request.admin_access and self._in_use(id):
+                        continue
+                    if self._is_selectable(key, data, s, device):
+                        left += 1
+                        if left >= need:
+                            return False
+        return True
 
     # -- isSelectable, selectorsMatch ------------------------------------------------------
 
