@@ -31,6 +31,10 @@ RESOURCE = "/apis/resource.k8s.io/v1"
 RULES = f"/apis/{RULES_API}/devicetaintrules"
 THREADS = 8
 SETTLE_S = 1.0  # a refusal must stand this long (the scheduler may not have seen all yet)
+# A pod the DynamicResources PreEnqueue keeps out of the queue (a claim it names does not
+# exist) is never attempted: its PodScheduled condition stays "SchedulingGated" after the
+# gates are gone. After this long without an attempt it counts as refused.
+NEVER_ATTEMPTED_S = 3.0
 
 
 @dataclass
@@ -151,9 +155,11 @@ def outcome(
     rest: Rest, pod: str, timeout: float = 30.0, settle: float = SETTLE_S
 ) -> tuple[str, str]:
     """("placed", node) once the pod is bound; ("refused", message) once PodScheduled has
-    been False for `settle` seconds; ("timeout", last condition) otherwise."""
+    been False (Unschedulable or SchedulerError) for `settle` seconds, or the scheduler has
+    not tried the ungated pod at all for NEVER_ATTEMPTED_S; ("timeout", last condition)."""
     ns, name = pod.split("/", 1)
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + timeout
     refused_since: float | None = None
     message = ""
     while time.monotonic() < deadline:
@@ -162,6 +168,14 @@ def outcome(
         if node:
             return "placed", str(node)
         cond = _scheduled(obj)
+        gated = (obj.get("spec") or {}).get("schedulingGates")
+        if (
+            not gated
+            and (cond is None or cond.get("reason") == "SchedulingGated")
+            and time.monotonic() - started >= NEVER_ATTEMPTED_S
+        ):
+            said = f"{cond.get('reason')}: {cond.get('message', '')}" if cond else "no condition"
+            return "refused", f"never attempted ({said})"
         if (
             cond
             and cond.get("status") == "False"

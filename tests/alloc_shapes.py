@@ -72,9 +72,14 @@ LIFTS: dict[str, m.Lift] = {
     "node-selector": m.Lift(node_selector=True),
 }
 # How often each design is drawn for a judged pod (fit the most).
-DESIGNS: dict[str, int] = {"fit": 30, **{code: 5 for code in CODES}}
+DESIGNS: dict[str, int] = {
+    "fit": 30,
+    **{code: 5 for code in CODES},
+    **{code: 8 for code in ("counters", "count", "held", "constraint")},
+}
 ATTEMPTS = 40
 ERROR_TOO = ("incomplete-pool", "invalid-pool")  # an `All` request beside such a pool errs
+PREFILTER = ("class-missing", "claim-missing")  # judged before any node
 # The first request of a pod built for these is of one of these kinds.
 DESIGN_KINDS: dict[str, tuple[str, ...]] = {
     "counters": ("part", "full"),
@@ -203,6 +208,7 @@ class _World:
         self.witness: set[m.DevId] = set()
         self.reserved_cap: dict[m.DevId, dict[str, int]] = {}
         self.admin_witness: set[m.DevId] = set()
+        self.witness_req: dict[m.DevId, m.Req] = {}
         self.pool_seq = 0
 
     # -- selectors (CEL text and what it means) --
@@ -796,6 +802,7 @@ class _Builder:
         if witness:
             for wd in pick:
                 world.witness.add(wd.id)
+                world.witness_req[wd.id] = req
         for wd in pick:
             for taint in world.b.world.taints_of(wd.slice, wd.dev):
                 if taint[2] in ("NoSchedule", "NoExecute"):
@@ -897,6 +904,24 @@ class _Builder:
                 self.features.add(f"taint-{effect}")
         if rng.random() < 0.3:
             self.rule(world, rng.choice(others) if others else None, decoy=True)
+        # a witness device tainted, its request tolerating it
+        for wd in world.devs:
+            req = world.witness_req.get(wd.id)
+            if req is None or rng.random() > 0.2 or wd.id in self.world.held:
+                continue
+            effect = rng.choice(("NoSchedule", "NoExecute"))
+            taint = (
+                f"{rng.choice(WORDS)}.{self.tag}.test/tolerated",
+                rng.choice(("a", "b")),
+                effect,
+            )
+            if rng.random() < 0.3:
+                self.world.rules.append((world.driver, wd.slice.pool, wd.dev.name, taint))
+                self.features.add("rule-tolerated")
+            else:
+                wd.dev.taints.append(taint)
+                self.features.add(f"taint-{effect}")
+            req.tolerations.append(self.toleration_for(taint))
 
     def hold(self, world: _World, wd: _WDev, share: dict[str, int] | None = None) -> None:
         if share is None:
@@ -1073,6 +1098,12 @@ class _Builder:
             return False
         if design == "cel-error" and verdict.status != "error":
             return False
+        if (
+            design not in PREFILTER
+            and not design.startswith("node-")
+            and all(m.node_passes(n, pod, m.Lift()) for n in self.world.nodes)
+        ):
+            return False  # no node lets it on: the scheduler never looks at its devices
         if verdict.status == "error" and design not in ("cel-error", *ERROR_TOO):
             return False
         if design in ("class-missing", "claim-missing") and verdict.reason != design:
@@ -1175,7 +1206,7 @@ class _Builder:
                     return False
                 self.hold(world, wd, share)
             self.features.add("capacity-shares-full")
-        elif self.rng.random() < 0.25:
+        elif self.rng.random() < 0.35:
             req.cap = dict(req.cap or {}, lanes=1)  # a capacity no device publishes
             req.units = dict(req.units, lanes="")
             self.features.add("capacity-unknown")
@@ -1226,6 +1257,10 @@ class _Builder:
         if not exact:
             return False
         req = self.rng.choice(exact)
+        if len(exact) >= 2 and self.rng.random() < 0.5:
+            return self.match_conflict(
+                world, claim, req, next(r for r in exact if r is not req), target
+            )
         model = self.rng.choice(world.models)
         req.sels = [world.sel_attr_eq(world.n.model, ("string", model))]
         req.cls = world.class_all
@@ -1238,6 +1273,32 @@ class _Builder:
         claim.constraints = [c for c in claim.constraints if req.name not in c[2]]
         claim.constraints.append(("distinct", f"{world.driver}/{world.n.model}", [req.name]))
         self.features.add("distinct-attribute")
+        return True
+
+    def match_conflict(
+        self, world: _World, claim: m.Claim, a: m.Req, b: m.Req, target: m.Node
+    ) -> bool:
+        """Two requests of a claim that must share a NUMA node, of two models that never do."""
+        ma, mb = self.rng.sample(world.models, 2)
+        for req, model in ((a, ma), (b, mb)):
+            req.sels = [world.sel_attr_eq(world.n.model, ("string", model))]
+            req.cls, req.count, req.admin = world.class_all, 1, False
+        numa = {ma: ("int", 0), mb: ("int", 1)}
+        for wd in world.devs:
+            model = wd.dev.attrs[world.n.model][1]
+            if model in numa:
+                wd.dev.attrs[world.n.numa] = numa[model]
+        extra = world.plain_devices(2, start=50 + self.rng.randint(0, 9))
+        for d, model in zip(extra, (ma, mb), strict=True):
+            d.attrs[world.n.model] = ("string", model)
+            d.attrs[world.n.numa] = numa[model]
+        world.add_slices(world.pool_name(target.name, "y"), ("node", target.name), [extra], "plain")
+        claim.constraints = [
+            c for c in claim.constraints if a.name not in c[2] and b.name not in c[2]
+        ]
+        claim.constraints.append(("match", f"{world.driver}/{world.n.numa}", [a.name, b.name]))
+        self.features.add("match-attribute")
+        self.features.add("match-conflict")
         return True
 
     def design_count(self, world: _World, pod: m.Pod, target: m.Node) -> bool:
@@ -1308,6 +1369,8 @@ class _Builder:
         if picked is None:
             return False
         _claim, req = picked
+        if req.mode != "All" and not req.cap and self.rng.random() < 0.35:
+            req.mode, req.count, req.admin = "All", 0, False
         if req.mode == "All" and self.rng.random() < 0.7:
             world.odd_pool(target.name, kind)  # All sees every pool of the node: an error
             self.features.add(f"all-{kind}")

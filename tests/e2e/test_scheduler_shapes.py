@@ -40,6 +40,8 @@ PROFILES = ("lab", "partitions", "shared", "taints")
 GSB_TUI = REPO / ".venv" / "bin" / "gsb-tui"
 WHY_TIMEOUT_S = 60
 OUTCOME_TIMEOUT_S = 30
+# Every shape is judged in the module's fixture: about 3 s a shape, 8 s a repeated one.
+pytestmark = pytest.mark.timeout(max(600, 20 * COUNT * REPEAT))
 
 
 @dataclass
@@ -120,7 +122,8 @@ def judge_shape(run: Run, shape: alloc_shapes.Shape, rows: list[Row] | None) -> 
             else:
                 row.again.append(result)
     finally:
-        run.terminating += alloc_apply.clean(rest, shape, wait_namespaces=False)
+        # the namespace controller takes ~5 s a namespace: wait only if the shape comes again
+        run.terminating += alloc_apply.clean(rest, shape, wait_namespaces=REPEAT > 1)
     return out
 
 
