@@ -52,6 +52,7 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
         "blockers": [],
         "scheduler": None,
         "gates": [],
+        "notes": [],  # {code, text}: where gsb-tui and the scheduler's last words part
         "text": "",
     }
     if pod is None:
@@ -100,6 +101,13 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
                 "text": words,
             }
         )
+    said_text = out["scheduler"] or ""
+    if "timed out trying to allocate devices" in said_text:
+        # the scheduler's own search ran out of its filter time (10 s); this one finished
+        key = "why.scheduler-timeout-fits" if judgement.fits else "why.scheduler-timeout"
+        out["notes"].append({"code": "scheduler-timeout", "text": text(lang, key)})
+    elif judgement.fits and said_text and not out["gates"] and "0/" in said_text:
+        out["notes"].append({"code": "disagree", "text": text(lang, "why.disagree")})
     if judgement.fits:
         where = ", ".join(nodes[:8]) + (f", +{len(nodes) - 8}" if len(nodes) > 8 else "")
         out["text"] = text(lang, "why.fits", pod=ref, nodes=len(nodes), where=where)
@@ -112,11 +120,17 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
 
 def _print_text(out: dict[str, Any], lang: str) -> None:
     print(out["text"])
-    for row in out["allocation"]:
-        device = f"{row['driver']}/{row['pool']}/{row['device']}"
-        print(
-            text(lang, "why.allocation", claim=row["claim"], request=row["request"], device=device)
+    grouped: dict[tuple[str, str, str, str], list[str]] = {}
+    for row in out["allocation"]:  # one line per request and pool
+        key = (row["claim"], row["request"], row["driver"], row["pool"])
+        grouped.setdefault(key, []).append(row["device"])
+    for (claim, request, driver, pool), names in grouped.items():
+        device = (
+            f"{driver}/{pool}/{names[0]}"
+            if len(names) == 1
+            else f"{', '.join(names)} ({driver}/{pool})"
         )
+        print(text(lang, "why.allocation", claim=claim, request=request, device=device))
     for b in out["blockers"]:
         print(f"  · {b['text']}")
     if out["gates"]:
@@ -124,10 +138,10 @@ def _print_text(out: dict[str, Any], lang: str) -> None:
     if out["found"] and out["bound"] is None:
         if out["scheduler"]:
             print(text(lang, "why.scheduler", message=out["scheduler"]))
-            if out["fits"] and not out["gates"]:
-                print(text(lang, "why.disagree"))
         else:
             print(text(lang, "why.scheduler-none"))
+    for note in out["notes"]:
+        print(f"  ! {note['text']}")
 
 
 def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:

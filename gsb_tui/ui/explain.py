@@ -377,7 +377,17 @@ def why_pending(
     if not pending and not claim.allocated and not claim.deleting:
         judged = [("", verdicts.claim_alone(claim))]
     binding = binding_lines(view, claim, lang, now)
+    gates = {
+        p.name: [
+            str((g or {}).get("name") or "")
+            for g in p.raw.get("spec", {}).get("schedulingGates") or []
+        ]
+        for p in pending
+    }
     for pod_name, verdict in judged:
+        if gates.get(pod_name):  # the scheduler will not try it before its gates are gone
+            gated = text(lang, "why.gated", gates=", ".join(gates[pod_name]))
+            wrapped(out, f"{pod_name}: {gated}", "  ", width, "dim")
         if binding and verdict.blockers and all(b.code == "binding" for b in verdict.blockers):
             continue  # the binding lines below say it, with the conditions
         if binding and verdict.fits and not verdict.judgement.to_allocate:

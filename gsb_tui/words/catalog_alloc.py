@@ -197,4 +197,16 @@ ALLOC: dict[str, tuple[str, str]] = {
         "파드 {pod}: 요청서가 할당되어 노드 {n}개 ({where}) 에서 쓸 수 있습니다; 스케줄러가"
         " 아직 배치하지 않았습니다",
     ),
+    "why.scheduler-timeout": (
+        "the scheduler's own search timed out (its filter gives each node 10 s) and it will try"
+        " again; gsb-tui's search finished: no node can give this pod its devices",
+        "스케줄러의 탐색은 시간이 다 됐고 (필터는 노드마다 10초) 다시 시도합니다; gsb-tui 의"
+        " 탐색은 끝났습니다: 어느 노드도 이 파드에 장치를 줄 수 없습니다",
+    ),
+    "why.scheduler-timeout-fits": (
+        "the scheduler's own search timed out (its filter gives each node 10 s) and it will try"
+        " again; gsb-tui's search found an allocation, which the scheduler may not reach in time",
+        "스케줄러의 탐색은 시간이 다 됐고 (필터는 노드마다 10초) 다시 시도합니다; gsb-tui 는"
+        " 할당을 찾았지만 스케줄러가 시간 안에 찾지 못할 수 있습니다",
+    ),
 }

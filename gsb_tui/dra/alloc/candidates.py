@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from gsb_tui.dra import cel
 from gsb_tui.dra.alloc import capacity as cap
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
-from gsb_tui.dra.alloc.pools import Pool, SliceDevice
+from gsb_tui.dra.alloc.pools import Amount, Pool, SliceDevice
 from gsb_tui.dra.alloc.requests import Req
 from gsb_tui.dra.alloc.scheduler import Inputs
 from gsb_tui.dra.alloc.search import taint_prevents_allocation
@@ -64,7 +63,7 @@ def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
                     for name, value in counters.items():
                         if name in available.get(set_name, {}):
                             available[set_name][name] -= value
-    used: dict[str, dict[str, Fraction]] = {}
+    used: dict[str, dict[str, Amount]] = {}
     for set_name, counters in device.consumes:
         for name, value in counters.items():
             used.setdefault(set_name, {})[name] = used.get(set_name, {}).get(name, 0) + value

@@ -10,27 +10,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from fractions import Fraction
 
-from gsb_tui.dra.alloc.pools import Capacity, CapacityPolicy
+from gsb_tui.dra.alloc.pools import Amount, Capacity, CapacityPolicy
 
-Consumed = dict[str, Fraction]
+Consumed = dict[str, Amount]
 
 
 class UnknownCapacity(Exception):
     """The request asks for a capacity the device does not publish (upstream's error)."""
 
 
-def _value(q: Fraction) -> int:
+def _value(q: Amount) -> int:
     """resource.Quantity.Value(): rounded up to an integer."""
     return math.ceil(q)
 
 
 def request_over_capacity(
-    current: Mapping[str, Fraction] | None,
-    requests: Mapping[str, Fraction] | None,
+    current: Mapping[str, Amount] | None,
+    requests: Mapping[str, Amount] | None,
     capacity: Mapping[str, Capacity],
-    allocating: Mapping[str, Fraction] | None,
+    allocating: Mapping[str, Amount] | None,
 ) -> bool:
     """CmpRequestOverCapacity: True when the request fits (its policy and what is left)."""
     if requests and any(name not in capacity for name in requests):
@@ -41,7 +40,7 @@ def request_over_capacity(
         consumed = consumed_capacity(asked, cap)
         if violates_policy(consumed, cap.policy):
             return False
-        clone[name] = clone.get(name, Fraction(0)) + consumed
+        clone[name] = clone.get(name, 0) + consumed
         if allocating and name in allocating:
             clone[name] += allocating[name]
         if clone[name] > cap.value:
@@ -49,7 +48,7 @@ def request_over_capacity(
     return True
 
 
-def consumed_capacity(asked: Fraction | None, cap: Capacity) -> Fraction:
+def consumed_capacity(asked: Amount | None, cap: Capacity) -> Amount:
     """calculateConsumedCapacity."""
     if asked is None:
         return fill_empty_request(cap)
@@ -63,15 +62,15 @@ def consumed_capacity(asked: Fraction | None, cap: Capacity) -> Fraction:
     return asked
 
 
-def fill_empty_request(cap: Capacity) -> Fraction:
+def fill_empty_request(cap: Capacity) -> Amount:
     """fillEmptyRequest: the policy's default, else all of it."""
     if cap.policy is not None and cap.policy.default is not None:
         return cap.policy.default
     return cap.value
 
 
-def _round_up_range(asked: Fraction, policy: CapacityPolicy) -> Fraction:
-    low = policy.range_min if policy.range_min is not None else Fraction(0)
+def _round_up_range(asked: Amount, policy: CapacityPolicy) -> Amount:
+    low = policy.range_min if policy.range_min is not None else 0
     if asked < low:
         return low
     if policy.range_step is None:
@@ -82,11 +81,11 @@ def _round_up_range(asked: Fraction, policy: CapacityPolicy) -> Fraction:
     n, mod = divmod(added, step) if step else (0, 0)
     if mod:
         n += 1
-    return Fraction(base + step * n)
+    return base + step * n
 
 
 def consumed_from_request(
-    requests: Mapping[str, Fraction] | None, capacity: Mapping[str, Capacity]
+    requests: Mapping[str, Amount] | None, capacity: Mapping[str, Capacity]
 ) -> Consumed:
     """GetConsumedCapacityFromRequest."""
     return {
@@ -95,7 +94,7 @@ def consumed_from_request(
     }
 
 
-def violates_policy(value: Fraction, policy: CapacityPolicy | None) -> bool:
+def violates_policy(value: Amount, policy: CapacityPolicy | None) -> bool:
     """violatesPolicy (upstream compares the default as a Quantity struct; by value here)."""
     if policy is None:
         return False

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from gsb_tui.dra.availability import quantity
+from gsb_tui.dra.alloc.pools import Amount, exact
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.model.features import Toleration, tolerations
 from gsb_tui.snapshot import Obj
@@ -25,7 +24,7 @@ class Req:
     count: int
     admin_access: bool
     tolerations: tuple[Toleration, ...]
-    capacity: Mapping[str, Fraction] | None  # capacity.requests; None when not asked
+    capacity: Mapping[str, Amount] | None  # capacity.requests; None when not asked
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ def _req(name: str, spec: Mapping[str, Any]) -> Req:
     caps = _d(_d(spec.get("capacity")).get("requests"))
     capacity = None
     if "capacity" in spec and isinstance(spec.get("capacity"), Mapping):
-        capacity = {str(k): q for k, v in caps.items() if (q := quantity(str(v))) is not None}
+        capacity = {str(k): q for k, v in caps.items() if (q := exact(v)) is not None}
     return Req(
         name=name,
         class_name=str(spec.get("deviceClassName") or ""),

@@ -16,14 +16,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from gsb_tui.dra import cel
 from gsb_tui.dra.alloc import capacity as cap
 from gsb_tui.dra.alloc.constraints import Constraint, DistinctAttribute, MatchAttribute
 from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
-from gsb_tui.dra.alloc.pools import Counters, Pool, ReadSlice, SliceDevice, gather_pools
+from gsb_tui.dra.alloc.pools import Amount, Counters, Pool, ReadSlice, SliceDevice, gather_pools
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.model.base import _d, _l
@@ -56,7 +55,7 @@ class AllocatedState:
 
     devices: set[DeviceId] = field(default_factory=set)
     shared: set[tuple[DeviceId, str]] = field(default_factory=set)
-    capacity: dict[DeviceId, dict[str, Fraction]] = field(default_factory=dict)
+    capacity: dict[DeviceId, dict[str, Amount]] = field(default_factory=dict)
     # who holds what, for the explanations (not read by the search)
     holders: dict[DeviceId, list[str]] = field(default_factory=dict)
 
@@ -86,7 +85,7 @@ class DeviceResult:
     id: DeviceId
     device: SliceDevice
     share: bool
-    consumed: dict[str, Fraction]
+    consumed: dict[str, Amount]
     admin_access: bool
 
     @property
@@ -171,6 +170,7 @@ class Allocator:
         self.deadline = deadline
         # availableCounters: per pool *name* (v1.36.3; two drivers' pools of one name share it)
         self.available_counters: dict[str, dict[str, Counters]] = {}
+        self.overdrawn: dict[str, bool] = {}  # per pool name: some available counter < 0
         self.invocations = 0
 
     def slices_for(self, node: NodeFacts) -> tuple[ReadSlice, ...]:
@@ -200,7 +200,7 @@ class _Run:
         self.data: dict[tuple[int, int, int], _RequestData] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in claims]
         self.allocating: dict[DeviceId, set[int]] = {}
-        self.allocating_capacity: dict[DeviceId, dict[str, Fraction]] = {}
+        self.allocating_capacity: dict[DeviceId, dict[str, Amount]] = {}
 
     # -- Allocate ------------------------------------------------------------------------
 
@@ -568,7 +568,7 @@ class _Run:
         sub = request.name if data.parent else ""
         added = 0
         marked = False
-        inserted: dict[str, Fraction] | None = None
+        inserted: dict[str, Amount] | None = None
         existed = False
         n_before = len(self.results[ci])
         result_added = False
@@ -603,7 +603,7 @@ class _Run:
         if not multiple:
             self.allocating.setdefault(id, set()).add(ci)
             marked = True
-        consumed: dict[str, Fraction] = {}
+        consumed: dict[str, Amount] = {}
         share = False
         if self.features.consumable_capacity:
             try:
@@ -627,15 +627,15 @@ class _Run:
         result_added = True
         return True, rollback
 
-    def _insert_capacity(self, id: DeviceId, consumed: Mapping[str, Fraction]) -> None:
+    def _insert_capacity(self, id: DeviceId, consumed: Mapping[str, Amount]) -> None:
         entry = self.allocating_capacity.get(id)
         if entry is None:
             self.allocating_capacity[id] = dict(consumed)
             return
         for name, value in consumed.items():
-            entry[name] = entry.get(name, Fraction(0)) + value
+            entry[name] = entry.get(name, 0) + value
 
-    def _remove_capacity(self, id: DeviceId, consumed: Mapping[str, Fraction]) -> None:
+    def _remove_capacity(self, id: DeviceId, consumed: Mapping[str, Amount]) -> None:
         entry = self.allocating_capacity.get(id)
         if entry is None:
             return
@@ -667,15 +667,24 @@ class _Run:
                                 if name in target:
                                     target[name] -= value  # may go negative: none left
             self.a.available_counters[key] = available
+            self.a.overdrawn[key] = any(v < 0 for c in available.values() for v in c.values())
+        if self.a.overdrawn[key]:
+            return False  # a counter below zero: upstream's loop fails every device here
         consumed_pool = self.consumed.setdefault(key, {})
         for set_name, counters in pd.device.consumes:
             bucket = consumed_pool.setdefault(set_name, {})
             for name, value in counters.items():
-                bucket[name] = bucket.get(name, Fraction(0)) + value
-        for set_name, counters in available.items():
-            used = consumed_pool.get(set_name, {})
-            for name, value in counters.items():
-                if value < used.get(name, Fraction(0)):
+                bucket[name] = bucket.get(name, 0) + value
+        # Upstream compares every counter of the pool. Each check that passed left them all
+        # within what is available and a failed one is undone, so only this device's
+        # counters can be over now: comparing those gives the same answer, sooner.
+        for set_name, counters in pd.device.consumes:
+            have = available.get(set_name)
+            if have is None:
+                continue
+            used = consumed_pool[set_name]
+            for name in counters:
+                if name in have and have[name] < used[name]:
                     self._deallocate_counters(pd)
                     return False
         return True
@@ -686,4 +695,4 @@ class _Run:
         for set_name, counters in pd.device.consumes:
             bucket = consumed_pool.setdefault(set_name, {})
             for name, value in counters.items():
-                bucket[name] = bucket.get(name, Fraction(0)) - value
+                bucket[name] = bucket.get(name, 0) - value

@@ -12,10 +12,9 @@ taints every device in 1.36.3 — 1.37 changed that).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from fractions import Fraction
 
+from gsb_tui.dra.alloc.pools import exact
 from gsb_tui.dra.alloc.search import AllocatedState
-from gsb_tui.dra.availability import quantity
 from gsb_tui.dra.model import DeviceId, TaintRule
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.model.features import DeviceTaint
@@ -50,9 +49,9 @@ def allocated_state(claims: Iterable[Obj]) -> AllocatedState:
                 if consumed is not None:
                     bucket = state.capacity.setdefault(id, {})
                     for name, text in _d(consumed).items():
-                        value = quantity(str(text))
+                        value = exact(text)
                         if value is not None:
-                            bucket[str(name)] = bucket.get(str(name), Fraction(0)) + value
+                            bucket[str(name)] = bucket.get(str(name), 0) + value
                 continue
             state.devices.add(id)
     return state
