@@ -74,7 +74,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
     except (KubeconfigError, Unreachable) as exc:
         print(f"gsb-tui match: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNREACHABLE
-    for kind in (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS):
+    for kind in (Kind.SLICES, Kind.CLASSES):
         state = snapshot.state(kind)
         if state.phase != "synced":
             _say(lang, "match.cannot-read", kind=kind.value, message=state.message)
@@ -105,6 +105,8 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
     matched = [d.id for d in view.devices if outcomes[d.id].matched]
     blockers = view.blockers()
     free = [d for d in matched if d not in blockers]
+    claims_state = snapshot.state(Kind.CLAIMS)
+    held_known = claims_state.phase == "synced"  # without the claims, what is held is not known
     if getattr(args, "json", False):
         rows = [
             {
@@ -114,8 +116,8 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
                 "node": d.node or None,
                 "verdict": _verdict(outcomes[d.id]),
                 "error": _one_line(str(outcomes[d.id].error)) or None,
-                "state": view.state(d.id),
-                "allocatable": d.id not in blockers,
+                "state": view.state(d.id) if held_known else None,
+                "allocatable": d.id not in blockers if held_known else None,
             }
             for d in view.devices
         ]
@@ -124,7 +126,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             "class": args.device_class,
             "devices": rows,
             "matched": len(matched),
-            "free": len(free),
+            "free": len(free) if held_known else None,
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
@@ -136,6 +138,10 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         print(f"{device.id} {verdict}")
     # On stderr, so the one-line-per-device output stays as it is: how many of the matches
     # could be allocated now, and why not the rest (dra/availability.py decides).
+    if not held_known:
+        why = text(lang, "match.cannot-read", kind=Kind.CLAIMS.value, message=claims_state.message)
+        print(text(lang, "match.free-unknown", matched=len(matched), why=why), file=sys.stderr)
+        return 0
     print(text(lang, "match.summary", matched=len(matched), free=len(free)), file=sys.stderr)
     for group in view.blocker_groups(matched, blockers):
         names = ", ".join(d.device for d in group.devices[:8])

@@ -1,11 +1,9 @@
 """One reflector per kind: list, then watch from the list's resourceVersion, forever.
 
-The loop survives what a long-lived dashboard meets: a watch that ends (re-watch from the last
-resourceVersion, bookmarks keep it fresh), 410 Gone (re-list), a silent half-dead stream (read
-timeout), a restarting API server (exponential backoff with jitter), 403 (the kind is marked
-forbidden and retried slowly) and an API that is not served (404).
-Raw HTTP (kube/transport.py) with no model layer: objects stay the server's camelCase dicts,
-and kubernetes_asyncio's Watch, which guesses the wrong model for ResourceClaims, is never used.
+It survives a watch that ends (re-watch from the last resourceVersion; bookmarks), 410 Gone
+(re-list), a silent half-dead stream (read timeout), a restarting API server (backoff with
+jitter), 403 (forbidden, retried slowly) and an API not served (404). Raw HTTP, no model layer:
+objects stay the server's dicts (kubernetes_asyncio's Watch guesses ResourceClaims wrong).
 """
 
 from __future__ import annotations
@@ -111,9 +109,7 @@ class Reflector:
         keep: Callable[[Obj], bool] | None = None,
     ) -> None:
         self.api = api
-        # Across namespaces, only the objects `keep` wants are stored (kube/dra_scope.py);
-        # in one namespace every object is.
-        self.keep = keep
+        self.keep = keep  # across namespaces, only what it keeps is stored (kube/dra_scope.py)
         self.info = info
         self.emit = emit
         self.namespace = namespace
@@ -122,8 +118,7 @@ class Reflector:
         self.poll_every = poll_every
         self.polling = False
         self.watching = watching  # False: list (and re-list on failure), never watch
-        # Claims are wanted across namespaces (devices held elsewhere are not free);
-        # fall back to the lab namespace when RBAC forbids the wider list.
+        # Across namespaces first; the lab namespace when RBAC forbids the wider list.
         self.all_namespaces = all_namespaces_first
         self.relists = 0
         self.page_size = PAGE_OF.get(info.kind, LIST_PAGE)
@@ -136,11 +131,8 @@ class Reflector:
     def scope(self) -> str:
         if not self.info.namespaced:
             return "cluster"
-        return (
-            "all namespaces"
-            if self.all_namespaces or not self.namespace
-            else f"namespace {self.namespace}"
-        )
+        wide = self.all_namespaces or not self.namespace
+        return "all namespaces" if wide else f"namespace {self.namespace}"
 
     @property
     def path(self) -> str:
@@ -238,9 +230,8 @@ class Reflector:
             meta = body.get("metadata") or {}
             if not isinstance(page, list) or not isinstance(meta, dict):
                 raise NotKubernetes(t("kube.bad-body", content_type=content_type))
-            items.extend(
-                _clean(o, self.info) for o in page if isinstance(o, dict) and self._wanted(o)
-            )
+            wanted = (o for o in page if isinstance(o, dict) and self._wanted(o))
+            items.extend(_clean(o, self.info) for o in wanted)
             if meta.get("continue"):
                 query = {"limit": self.page_size, "continue": meta["continue"]}
                 continue

@@ -209,4 +209,8 @@ ALLOC: dict[str, tuple[str, str]] = {
         "스케줄러의 탐색은 시간이 다 됐고 (필터는 노드마다 10초) 다시 시도합니다; gsb-tui 는"
         " 할당을 찾았지만 스케줄러가 시간 안에 찾지 못할 수 있습니다",
     ),
+    "match.free-unknown": (
+        "{matched} match; which of them can be allocated now is not known ({why})",
+        "{matched}개가 맞음. 그중 지금 할당할 수 있는 것은 알 수 없음 ({why})",
+    ),
 }
