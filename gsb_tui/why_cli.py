@@ -74,7 +74,7 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
     out["nodes_total"] = len(nodes)
     if nodes:
         verdict = judgement.per_node[nodes[0]]
-        claims = [c.ref for c in judgement.to_allocate]
+        claims = verdict.claims
         out["allocation"] = [
             {
                 "claim": claims[i],

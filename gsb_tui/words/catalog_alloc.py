@@ -17,6 +17,16 @@ ALLOC: dict[str, tuple[str, str]] = {
         "{detail}: create the DeviceClass or fix deviceClassName",
         "{detail}: DeviceClass 를 만들거나 deviceClassName 을 고치세요",
     ),
+    "blocker.extended-claim": (
+        "the claim made for the pod's extended resources in an earlier attempt is being deleted;"
+        " the scheduler tries again without it ({detail})",
+        "이전 시도에서 파드의 확장 리소스용으로 만든 요청서를 지우는 중입니다; 스케줄러는 그"
+        " 요청서 없이 다시 시도합니다 ({detail})",
+    ),
+    "blocker.node-resources": (
+        "{nodes} node(s) cannot fit an extended resource the pod asks for ({detail}): {where}",
+        "노드 {nodes}개가 파드가 요청한 확장 리소스를 줄 수 없습니다 ({detail}): {where}",
+    ),
     "blocker.cel-error": (
         "a selector fails at runtime, which stops the scheduler for this pod: {detail}",
         "선택식이 실행 중 오류를 내서 스케줄러가 이 파드를 멈췄습니다: {detail}",

@@ -44,7 +44,9 @@ from gsb_tui.cluster.seed_profiles import (
 )
 from gsb_tui.dra.model import DeviceId, Request, parse_claim
 from gsb_tui.ui import explain, features
+from gsb_tui.why_cli import answer
 from gsb_tui.words import text
+from tests.alloc_apply import ungate
 from tests.e2e.conftest import practice_cluster
 from tests.e2e.test_capacity_oracle import (
     DRIVER,
@@ -284,7 +286,7 @@ def test_binding_devices_fit_as_gsb_tui_says_and_bind_when_the_driver_answers(
 # ---- extended: the scheduler makes the claim for a pod's resources.limits ------------------
 
 
-def _extended_pod(run: Run, name: str) -> None:
+def _extended_pod(run: Run, name: str, gated: bool = False) -> None:
     container = {
         "name": "ctr",
         "image": "ubuntu:22.04",
@@ -292,8 +294,32 @@ def _extended_pod(run: Run, name: str) -> None:
         "resources": {"limits": {EXTENDED_RESOURCE: "1"}},
     }
     body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}}
-    run.rest.create(run.pods, {**body, "spec": {"containers": [container]}})
+    spec: dict[str, Any] = {"containers": [container]}
+    if gated:
+        spec["schedulingGates"] = [{"name": "gsb-tui.test/hold"}]
+    run.rest.create(run.pods, {**body, "spec": spec})
     run.made.append(name)
+
+
+def test_why_predicts_the_claim_the_scheduler_makes_for_an_extended_resource(
+    oracle: Run,
+) -> None:
+    """A pod asking the extended resource, held by a gate: `why` judges it with the claim the
+    scheduler would make (one request per container and resource) and names the device; let
+    go, the scheduler makes that claim and allocates that very device."""
+    name = f"ext-gated-{oracle.rng.randrange(1000)}"
+    _extended_pod(oracle, name, gated=True)
+    said = answer(oracle.view(), oracle.ns, name, "en")
+    assert said["fits"] is True and said["blockers"] == [], said
+    (row,) = said["allocation"]
+    assert row["request"] == "container-0-request-0"
+    ungate(oracle.rest, f"{oracle.ns}/{name}")
+    (result,) = results(oracle, _made_for(oracle, name))
+    assert (result["request"], result["pool"], result["device"]) == (
+        row["request"],
+        row["pool"],
+        row["device"],
+    )
 
 
 def _made_for(run: Run, name: str) -> str:
@@ -343,6 +369,13 @@ def test_extended_resource_pods_fit_as_gsb_tui_says(oracle: Run) -> None:
     _extended_pod(oracle, pending)
     said = eventually(f"the scheduler to refuse {pending}", lambda: unschedulable(oracle, pending))
     oracle.seen["extended"]["refused"] = said
+    predicted = answer(
+        oracle.view(), oracle.ns, pending, "en"
+    )  # judged with the claim it would get
+    assert predicted["fits"] is False and {b["code"] for b in predicted["blockers"]} & {
+        "held",
+        "binding",
+    }, predicted
     status = pod_of(oracle, pending).get("status", {})
     assert not status.get("extendedResourceClaimStatus"), status
     view = oracle.view()

@@ -80,3 +80,23 @@ def test_devices_sum_to_the_ledger(recording: str, mark: str) -> None:
     assert text("ko", "devices.summary", **vars(totals)) != text(
         "en", "devices.summary", **vars(totals)
     )
+
+
+def test_every_blocker_the_allocator_can_name_has_words() -> None:
+    """Each code `why` and the details pane may give has its sentence in both languages."""
+    import re
+    from pathlib import Path
+
+    from gsb_tui.dra.alloc.explain import NODE_CODES
+    from gsb_tui.words import CATALOG
+
+    alloc = Path(__file__).resolve().parents[2] / "gsb_tui" / "dra" / "alloc"
+    source = (alloc / "explain.py").read_text() + (alloc / "scheduler.py").read_text()
+    keys = set(re.findall(r'NodeBlocker\(\s*"[a-z-]+",\s*"([a-z-]+)"', source))
+    keys |= set(re.findall(r'_nowhere\(judgement, "([a-z-]+)"', source))
+    keys |= set(re.findall(r'\("[^"]+", "([a-z-]+)"\),', source))  # error_code's table
+    keys |= {"error", "no-node", "undecided", "invalid-pool", "incomplete-pool"}
+    keys |= set(NODE_CODES)  # the node stages, named as they are
+    assert len(keys) >= 20, keys
+    missing = sorted(k for k in keys if f"blocker.{k}" not in CATALOG)
+    assert missing == []

@@ -31,7 +31,14 @@ from gsb_tui.dra.model import DeviceId
 MAX_NODE_NAMES = 10
 MAX_DEVICES = 20
 # node-level stages in the order the scheduler runs them; a node has the first that failed
-NODE_CODES = ("node-unschedulable", "node-taint", "node-selector", "claim-node", "binding")
+NODE_CODES = (
+    "node-unschedulable",
+    "node-taint",
+    "node-selector",
+    "node-resources",
+    "claim-node",
+    "binding",
+)
 
 
 @dataclass(frozen=True)
@@ -121,7 +128,12 @@ def blockers(judgement: PodJudgement, inputs: Inputs) -> list[Blocker]:
             continue
         node = next(n for n in inputs.nodes if n.name == name)
         per_node.append(
-            (name, node_blockers(judgement, inputs, node, verdict.stage, verdict.detail))
+            (
+                name,
+                node_blockers(
+                    judgement, inputs, node, verdict.stage, verdict.detail, list(verdict.made)
+                ),
+            )
         )
     return group(per_node)
 
@@ -160,8 +172,15 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
 
 
 def node_blockers(
-    judgement: PodJudgement, inputs: Inputs, node: NodeFacts, stage: str, detail: str
+    judgement: PodJudgement,
+    inputs: Inputs,
+    node: NodeFacts,
+    stage: str,
+    detail: str,
+    made: list[ClaimInput] | None = None,
 ) -> list[NodeBlocker]:
+    """`made`: the claim the node's filter made for the pod's extended resources."""
+    claims = judgement.to_allocate + (made or [])
     if stage in NODE_CODES:
         claim = detail if stage in ("claim-node", "binding") else ""
         return [NodeBlocker(stage, stage, claim=claim, detail=detail)]
@@ -170,13 +189,13 @@ def node_blockers(
             NodeBlocker("invalid-pool", "invalid-pool")
         ]
         return pools + [
-            b for b in _allocation_blockers(judgement, inputs, node) if b.code != "incomplete-pool"
+            b for b in _allocation_blockers(claims, inputs, node) if b.code != "incomplete-pool"
         ]
     if stage == "undecided":
         return [NodeBlocker("undecided", "undecided", detail=detail)]
     if stage != "allocate":
         return [NodeBlocker("error", "error", detail=detail)]
-    return _allocation_blockers(judgement, inputs, node)
+    return _allocation_blockers(claims, inputs, node)
 
 
 def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> list[NodeBlocker]:
@@ -296,7 +315,7 @@ def _request_blockers(
 
 
 def _allocation_blockers(
-    judgement: PodJudgement, inputs: Inputs, node: NodeFacts
+    to_allocate: list[ClaimInput], inputs: Inputs, node: NodeFacts
 ) -> list[NodeBlocker]:
     allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
     pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
@@ -308,7 +327,7 @@ def _allocation_blockers(
     need_total = 0
     candidates: set[DeviceId] = set()
     shared_counters = False
-    for claim in judgement.to_allocate:
+    for claim in to_allocate:
         for request in claim.requests:
             alternatives = request.first_available or (
                 (request.exactly,) if request.exactly else ()
@@ -331,7 +350,7 @@ def _allocation_blockers(
                 shared_counters |= any(d.consumes for d in found.candidates)
     if short:
         return out
-    joint = _joint_blocker(judgement, inputs, node)
+    joint = _joint_blocker(to_allocate, inputs, node)
     if joint is not None:
         return [*out, joint]
     if shared_counters:
@@ -349,19 +368,21 @@ def _allocation_blockers(
             NodeBlocker(
                 "counters",
                 "counters-joint",
-                request=", ".join(r.name for c in judgement.to_allocate for r in c.requests),
+                request=", ".join(r.name for c in to_allocate for r in c.requests),
                 detail=", ".join(sets),
             ),
         ]
     return [*out, NodeBlocker("count", "count-joint", need=need_total, have=len(candidates))]
 
 
-def _joint_blocker(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> NodeBlocker | None:
+def _joint_blocker(
+    to_allocate: list[ClaimInput], inputs: Inputs, node: NodeFacts
+) -> NodeBlocker | None:
     """A constraint, when the search succeeds without the claims' constraints."""
-    constrained = [c for c in judgement.to_allocate if c.constraints]
+    constrained = [c for c in to_allocate if c.constraints]
     if not constrained:
         return None
-    relaxed = [replace(c, constraints=()) for c in judgement.to_allocate]
+    relaxed = [replace(c, constraints=()) for c in to_allocate]
     allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
     try:
         found = allocator.allocate(node, relaxed)

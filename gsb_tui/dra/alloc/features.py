@@ -20,6 +20,7 @@ class Features:
         True  # DRADeviceBindingConditions + DRAResourceClaimDeviceStatus
     )
     consumable_capacity: bool = True  # DRAConsumableCapacity
+    extended: bool = True  # DRAExtendedResource (the plugin's, not the allocator's)
 
 
 DEFAULT_FEATURES = Features()

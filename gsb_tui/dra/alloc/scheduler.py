@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gsb_tui.dra.alloc.extended import existing_claim, node_claim, pod_extended
 from gsb_tui.dra.alloc.features import DEFAULT_FEATURES, Features
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_facts, pod_node_stage, selector_matches
 from gsb_tui.dra.alloc.pools import ReadSlice, read_slice
@@ -46,6 +47,8 @@ class NodeVerdict:
     stage: str
     detail: str = ""
     results: tuple[tuple[DeviceResult, ...], ...] = ()
+    claims: tuple[str, ...] = ()  # "ns/name" of what was allocated here, as `results`
+    made: tuple[ClaimInput, ...] = ()  # the claim made here for extended resources, if any
 
 
 @dataclass
@@ -108,6 +111,7 @@ class PodJudgement:
     claims: list[ClaimInput] = field(default_factory=list)  # the pod's claims, in its order
     to_allocate: list[ClaimInput] = field(default_factory=list)
     allocated: list[ClaimInput] = field(default_factory=list)
+    extended: dict[str, int] = field(default_factory=dict)  # DRA-backed extended resources
 
 
 def _owned_by(claim: Obj, pod: Obj) -> bool:
@@ -202,10 +206,15 @@ def judge_pod(
                     text = f"request {name}: device class {req.class_name} does not exist"
                     return _nowhere(judgement, "class-missing", text)
     judgement.to_allocate.extend(extra)
+    judgement.extended = pod_extended(pod, inputs.classes) if inputs.features.extended else {}
+    if judgement.extended and existing_claim(pod, inputs.claims) is not None:
+        # filterExtendedResources: a claim from an earlier attempt is deleted, then retried
+        text = "cannot schedule extended resource claim"
+        return _nowhere(judgement, "extended-claim", text)
     deadline = time.monotonic() + budget_s
     allocator = (
         Allocator(inputs.features, inputs.state, inputs.classes, inputs.index, deadline)
-        if judgement.to_allocate
+        if judgement.to_allocate or judgement.extended
         else None
     )
     clock = time.time() if now is None else now
@@ -278,23 +287,35 @@ def _filter(
         )
         and not _safe_match(selector, node)
     ]
+    claims = list(judgement.to_allocate)
+    if judgement.extended:
+        made, unfit = node_claim(
+            pod, judgement.extended, node, allocator.classes if allocator else {}
+        )
+        if unfit:
+            return NodeVerdict(node.name, "node-resources", unfit)
+        if made is not None:
+            claims.append(made)
     results: list[list[DeviceResult]] | None = []
-    if allocator is not None:
+    if allocator is not None and claims:
         try:
-            results = allocator.allocate(node, judgement.to_allocate)
+            results = allocator.allocate(node, claims)
         except NodeFailure as exc:
-            return NodeVerdict(node.name, "invalid-pool", str(exc))
+            here = tuple(claims[len(judgement.to_allocate) :])
+            return NodeVerdict(node.name, "invalid-pool", str(exc), made=here)
         except AllocError as exc:
             return NodeVerdict(node.name, "error", str(exc))
         except Undecided as exc:
             return NodeVerdict(node.name, "undecided", str(exc))
-        if results is None or len(results) != len(judgement.to_allocate):
-            return NodeVerdict(node.name, "allocate", "cannot allocate all claims")
+        if results is None or len(results) != len(claims):
+            here = tuple(claims[len(judgement.to_allocate) :])
+            return NodeVerdict(node.name, "allocate", "cannot allocate all claims", made=here)
     if unavailable:
         return NodeVerdict(node.name, "claim-node", unavailable[0])
     if not_bindable:
         return NodeVerdict(node.name, "binding", not_bindable[0])
-    return NodeVerdict(node.name, "", "", tuple(tuple(r) for r in results or ()))
+    refs = tuple(c.ref for c in claims)
+    return NodeVerdict(node.name, "", "", tuple(tuple(r) for r in results or ()), refs)
 
 
 def _binding_failed(claim: Obj, now: float) -> bool:
