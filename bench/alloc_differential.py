@@ -17,9 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gsb_tui.dra.alloc.scheduler import judge_pod, prepare
-from gsb_tui.dra.model import parse_taint_rule
-from tests.alloc_oracle import run_oracle
+from tests.alloc_oracle import judge_all, run_oracle
 from tests.alloc_shapes import generate, snapshot
 
 
@@ -38,13 +36,8 @@ def main() -> int:
         want = run_oracle(snap)["pods"]
         theirs += time.perf_counter() - started
         started = time.perf_counter()
-        rules = [parse_taint_rule(r) for r in snap["rules"]]
-        inputs = prepare(snap["slices"], snap["classes"], snap["claims"], snap["nodes"], rules)
-        for pod in snap["pods"]:
-            if (pod.get("spec") or {}).get("nodeName"):
-                continue
-            key = f"{pod['metadata']['namespace']}/{pod['metadata']['name']}"
-            judged = judge_pod(pod, inputs)
+        _inputs, judged_pods = judge_all(snap)
+        for key, judged in judged_pods.items():
             oracle = want[key]
             seen["pods"] += 1
             seen["fits" if oracle["fits"] else "refused"] += 1

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import argparse
 import copy
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bench_view
+from bench_view import _median_ms
 
 from gsb_tui import gc_pause
 from gsb_tui.dra.alloc import from_view
@@ -36,15 +34,6 @@ from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from gsb_tui.why_cli import answer
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

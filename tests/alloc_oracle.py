@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from gsb_tui.cluster.build import ensure_oracle
+from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement, judge_pod, prepare
+from gsb_tui.dra.model import parse_taint_rule
 
 
 class OracleError(RuntimeError):
@@ -63,3 +65,17 @@ def run_oracle(snapshot: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
     if not isinstance(answer, dict) or not isinstance(answer.get("pods"), dict):
         raise OracleError(f"{binary} answered without 'pods': {proc.stdout[:200]!r}")
     return answer
+
+
+def judge_all(snapshot: dict[str, Any]) -> tuple[Inputs, dict[str, PodJudgement]]:
+    """gsb-tui's allocator on the same snapshot: every pod not bound yet, by "ns/name"."""
+    rules = [parse_taint_rule(r) for r in snapshot.get("rules", [])]
+    inputs = prepare(
+        snapshot["slices"], snapshot["classes"], snapshot["claims"], snapshot["nodes"], rules
+    )
+    judged = {
+        f"{pod['metadata']['namespace']}/{pod['metadata']['name']}": judge_pod(pod, inputs)
+        for pod in snapshot["pods"]
+        if not (pod.get("spec") or {}).get("nodeName")
+    }
+    return inputs, judged

@@ -20,9 +20,7 @@ from collections import Counter
 import pytest
 
 from gsb_tui.dra.alloc.explain import NODE_CODES, blockers
-from gsb_tui.dra.alloc.scheduler import judge_pod, prepare
-from gsb_tui.dra.model import parse_taint_rule
-from tests.alloc_oracle import run_oracle
+from tests.alloc_oracle import judge_all, run_oracle
 from tests.alloc_shapes import generate, snapshot
 
 SEED = int(os.environ.get("GSB_ORACLE_SHAPES_SEED") or 20261202)
@@ -37,18 +35,8 @@ def _judge_batch(start: int) -> tuple[list[str], Counter[str]]:
         shape = generate(SEED, index)
         snap = snapshot(shape)
         want = run_oracle(snap)["pods"]
-        inputs = prepare(
-            snap["slices"],
-            snap["classes"],
-            snap["claims"],
-            snap["nodes"],
-            [parse_taint_rule(r) for r in snap["rules"]],
-        )
-        for pod in snap["pods"]:
-            if (pod.get("spec") or {}).get("nodeName"):
-                continue
-            key = f"{pod['metadata']['namespace']}/{pod['metadata']['name']}"
-            judged = judge_pod(pod, inputs)
+        inputs, judged_pods = judge_all(snap)
+        for key, judged in judged_pods.items():
             oracle = want[key]
             seen["fits" if oracle["fits"] else "refused"] += 1
             if judged.fits is not oracle["fits"] or sorted(judged.nodes) != oracle["nodes"]:

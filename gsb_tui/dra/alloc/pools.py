@@ -80,15 +80,17 @@ class ReadSlice:
     raw: Obj = field(default_factory=dict)
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool):
+def whole(value: Any, default: int = 0) -> int:
+    """An integer field as the API server stores it; `default` when absent or not a number
+    (a hand-made or hostile object must not stop the judgement)."""
+    if value is None:
+        return default
+    if isinstance(value, bool | int):
         return int(value)
-    if isinstance(value, int):
-        return value
     try:
         return int(str(value))
     except ValueError:
-        return 0
+        return default
 
 
 def exact(text: Any) -> Amount | None:
@@ -140,8 +142,8 @@ def read_slice(
         name=parsed.name,
         driver=parsed.driver,
         pool=parsed.pool,
-        generation=_int(pool.get("generation")),
-        slice_count=_int(pool.get("resourceSliceCount")),
+        generation=whole(pool.get("generation")),
+        slice_count=whole(pool.get("resourceSliceCount")),
         node_name=str(spec.get("nodeName") or ""),
         all_nodes=bool(spec.get("allNodes")),
         node_selector=selector if isinstance(selector, Mapping) else None,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gsb_tui.dra.alloc.pools import Amount, exact
+from gsb_tui.dra.alloc.pools import Amount, exact, whole
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.model.features import Toleration, tolerations
 from gsb_tui.snapshot import Obj
@@ -55,19 +55,6 @@ class ClaimInput:
         return f"{self.key[0]}/{self.key[1]}"
 
 
-def _int(value: Any, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    try:
-        return int(str(value))
-    except ValueError:
-        return default
-
-
 def _req(name: str, spec: Mapping[str, Any]) -> Req:
     # The API server defaults allocationMode to ExactCount and count to 1 (stored objects
     # always carry them); the same defaults here for objects not stored yet.
@@ -86,7 +73,7 @@ def _req(name: str, spec: Mapping[str, Any]) -> Req:
             for s in _l(spec.get("selectors"))
         ),
         mode=mode,
-        count=_int(spec.get("count"), 1 if mode == "ExactCount" else 0),
+        count=whole(spec.get("count"), 1 if mode == "ExactCount" else 0),
         admin_access=bool(spec.get("adminAccess")),
         tolerations=tolerations(spec.get("tolerations")),
         capacity=capacity,

@@ -14,7 +14,7 @@ request name) this does the same, so the answers are the scheduler's, bugs inclu
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from gsb_tui.dra import cel
@@ -399,44 +399,48 @@ class _Run:
             return done
         if self._too_few_left((ci, ri, si), data, start, data.num_devices - di):
             return False
+        for pi, sli, dvi, pool, s, device in self._devices_from(start):
+            id = DeviceId(pool.driver, pool.pool, device.id.device)
+            if request.admin_access and ci in self.allocating.get(id, ()):
+                continue
+            if not request.admin_access and self._in_use(id):
+                continue
+            if not self._is_selectable((ci, ri, si), data, s, device):
+                continue
+            if self.features.consumable_capacity:
+                try:
+                    if not self._over_capacity_ok(request, device):
+                        continue
+                except cap.UnknownCapacity:
+                    continue
+            ok, undo = self._allocate_device(r, PoolDevice(device, pool), False)
+            if not ok:
+                continue
+            assert undo is not None
+            try:
+                done = self._allocate_one((ci, ri, si, di + 1), sub_request, (pi, sli, dvi + 1))
+            except _MaxSize:
+                undo()
+                raise
+            if done:
+                return True
+            undo()
+        return False
+
+    def _devices_from(
+        self, start: tuple[int, int, int]
+    ) -> Iterator[tuple[int, int, int, Pool, ReadSlice, SliceDevice]]:
+        """allocateOne's walk: pools (never an incomplete or invalid one), their slices,
+        their devices, in order, from a start location (pool, slice, device)."""
         for pi in range(start[0], len(self.pools)):
             pool = self.pools[pi]
             if pool.incomplete or pool.invalid:
                 continue
-            slice_start = start[1] if pi == start[0] else 0
-            for sli in range(slice_start, len(pool.slices_targeting_node)):
+            for sli in range(start[1] if pi == start[0] else 0, len(pool.slices_targeting_node)):
                 s = pool.slices_targeting_node[sli]
-                dev_start = start[2] if pi == start[0] and sli == start[1] else 0
-                for dvi in range(dev_start, len(s.devices)):
-                    device = s.devices[dvi]
-                    id = DeviceId(pool.driver, pool.pool, device.id.device)
-                    if request.admin_access and ci in self.allocating.get(id, ()):
-                        continue
-                    if not request.admin_access and self._in_use(id):
-                        continue
-                    if not self._is_selectable((ci, ri, si), data, s, device):
-                        continue
-                    if self.features.consumable_capacity:
-                        try:
-                            if not self._over_capacity_ok(request, device):
-                                continue
-                        except cap.UnknownCapacity:
-                            continue
-                    ok, undo = self._allocate_device(r, PoolDevice(device, pool), False)
-                    if not ok:
-                        continue
-                    assert undo is not None
-                    try:
-                        done = self._allocate_one(
-                            (ci, ri, si, di + 1), sub_request, (pi, sli, dvi + 1)
-                        )
-                    except _MaxSize:
-                        undo()
-                        raise
-                    if done:
-                        return True
-                    undo()
-        return False
+                first = start[2] if pi == start[0] and sli == start[1] else 0
+                for dvi in range(first, len(s.devices)):
+                    yield pi, sli, dvi, pool, s, s.devices[dvi]
 
     def _too_few_left(
         self, key: tuple[int, int, int], data: _RequestData, start: tuple[int, int, int], need: int
@@ -448,23 +452,16 @@ class _Run:
         meet costs 2^devices steps per node (upstream's search pays that in Go)."""
         request = data.request
         left = 0
-        for pi in range(start[0], len(self.pools)):
-            pool = self.pools[pi]
-            if pool.incomplete or pool.invalid:
+        for _pi, _sli, _dvi, pool, s, device in self._devices_from(start):
+            id = DeviceId(pool.driver, pool.pool, device.id.device)
+            if request.admin_access and key[0] in self.allocating.get(id, ()):
                 continue
-            for sli in range(start[1] if pi == start[0] else 0, len(pool.slices_targeting_node)):
-                s = pool.slices_targeting_node[sli]
-                first = start[2] if pi == start[0] and sli == start[1] else 0
-                for device in s.devices[first:]:
-                    id = DeviceId(pool.driver, pool.pool, device.id.device)
-                    if request.admin_access and key[0] in self.allocating.get(id, ()):
-                        continue
-                    if not request.admin_access and self._in_use(id):
-                        continue
-                    if self._is_selectable(key, data, s, device):
-                        left += 1
-                        if left >= need:
-                            return False
+            if not request.admin_access and self._in_use(id):
+                continue
+            if self._is_selectable(key, data, s, device):
+                left += 1
+                if left >= need:
+                    return False
         return True
 
     # -- isSelectable, selectorsMatch ------------------------------------------------------
