@@ -44,3 +44,17 @@ def _selectors(value: Any) -> tuple[str, ...]:
         for s in _l(value)
         if _d(_d(s).get("cel")).get("expression") is not None
     )
+
+
+def _int(value: Any, default: int = 0) -> int:
+    """An integer field as stored; `default` for one of another type (a string, a list, NaN,
+    a float that is not whole): a hostile or broken object is read, never raised on."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return default

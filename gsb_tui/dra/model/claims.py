@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gsb_tui.dra.model.base import DeviceId, _d, _l, _selectors, meta
+from gsb_tui.dra.model.base import DeviceId, _d, _int, _l, _selectors, meta
 from gsb_tui.dra.model.features import (
     EMPTY_MAP,
     DeviceStatus,
@@ -43,7 +43,7 @@ class Request:
 
 def _exact(name: str, spec: Mapping[str, Any]) -> Request:
     mode = str(spec.get("allocationMode") or "ExactCount")
-    count = int(spec.get("count") or (1 if mode == "ExactCount" else 0))
+    count = _int(spec.get("count"), 0) or (1 if mode == "ExactCount" else 0)
     return Request(
         name=name,
         device_class=str(spec.get("deviceClassName") or ""),

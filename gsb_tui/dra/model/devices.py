@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gsb_tui.dra.model.base import DeviceId, _d, _l, _selectors, meta
+from gsb_tui.dra.model.base import DeviceId, _d, _int, _l, _selectors, meta
 from gsb_tui.dra.model.features import (
     EMPTY_MAP,
     CounterSet,
@@ -152,8 +152,8 @@ def parse_slice(obj: Obj) -> Slice:
         name=name,
         driver=driver,
         pool=pool_name,
-        generation=int(pool.get("generation") or 0),
-        slice_count=int(pool.get("resourceSliceCount") or 0),
+        generation=_int(pool.get("generation")),
+        slice_count=_int(pool.get("resourceSliceCount")),
         node=node,
         devices=tuple(devices),
         raw=obj,
