@@ -25,6 +25,7 @@ from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.explain import request_summary
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
+from gsb_tui.why_cli import answer as why_answer
 from tests.ui.helpers import make_app, run_from_palette, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import (
     NAMESPACE,
@@ -138,6 +139,12 @@ async def test_dra_big_preview_counts_come_from_the_recording(
         assert f"needs {needed}, {len(free)} free on {node} ({', '.join(free)})" in shown
         assert f"✓ free {' '.join(free)}" in shown
         assert _words(events[-1]["message"]) in shown
+        # `gsb-tui why` on the same cluster gives the pane's verdict, in the pane's words
+        assert app.view is not None
+        said = why_answer(app.view, key[0], "dra-big", "en")
+        assert said["fits"] is False and said["blockers"]
+        for blocker in said["blockers"]:
+            assert _words(blocker["text"].replace(f"{key[0]}/{key[1]} ", "")) in shown
         preview = app.dashboard.details.preview
         assert preview is not None
         (request_preview,) = preview.requests.values()
