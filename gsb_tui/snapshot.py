@@ -9,7 +9,7 @@ exactly what the server holds and fields newer than any client model survive.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
@@ -28,7 +28,7 @@ class Kind(StrEnum):
     PODS = "pods"
     EVENTS = "events"
     NODES = "nodes"
-    TAINT_RULES = "devicetaintrules"  # resource.k8s.io/v1beta2, served only with its gate on
+    TAINT_RULES = "devicetaintrules"  # resource.k8s.io/v1 (1.37), v1beta2 with its gate (1.36)
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,26 @@ class KindInfo:
     # Optional kinds are APIs a cluster may not serve (a beta gate off by default): "not
     # served" is normal for them, so they never make the dashboard look unsynced.
     optional: bool = False
+    # Older versions to read when `version` is not served, newest first (the reflector tries
+    # them in turn: DeviceTaintRule is v1 from 1.37, v1beta2 behind a runtime-config in 1.36).
+    fallbacks: tuple[str, ...] = ()
 
     @property
     def api_version(self) -> str:
         return f"{self.group}/{self.version}" if self.group else self.version
+
+    def older(self) -> KindInfo | None:
+        """The same kind at the next older version to try, or None past the oldest."""
+        order = (KINDS[self.kind].version, *KINDS[self.kind].fallbacks)
+        if self.version not in order or self.version == order[-1]:
+            return None
+        return replace(self, version=order[order.index(self.version) + 1])
+
+    @property
+    def every_api(self) -> str:
+        """ "resource.k8s.io/v1 / v1beta2": every version tried, for the "not served" words."""
+        versions = " / ".join((KINDS[self.kind].version, *KINDS[self.kind].fallbacks))
+        return f"{self.group}/{versions}" if self.group else versions
 
     @property
     def api_prefix(self) -> str:
@@ -82,11 +98,12 @@ KINDS: Mapping[Kind, KindInfo] = MappingProxyType(
         Kind.TAINT_RULES: KindInfo(
             Kind.TAINT_RULES,
             "resource.k8s.io",
-            "v1beta2",
+            "v1",
             False,
             "DeviceTaintRules",
             "DeviceTaintRule",
             optional=True,
+            fallbacks=("v1beta2",),
         ),
     }
 )

@@ -24,7 +24,7 @@ from gsb_tui.kube import decode
 from gsb_tui.kube.config import KubeconfigError
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport
-from gsb_tui.snapshot import Kind, KindInfo, KindState, Obj, Phase
+from gsb_tui.snapshot import KINDS, Kind, KindInfo, KindState, Obj, Phase
 from gsb_tui.words import Text, t
 
 Emit = Callable[[Change], None]
@@ -331,15 +331,13 @@ class Reflector:
                     self._state("forbidden", t("kube.forbidden", message=str(exc)), attempts)
                     await asyncio.sleep(max(10.0, backoff(attempts)))
                 elif exc.status == 404:
-                    self._state(
-                        "not-served",
-                        t(
-                            "kube.not-served",
-                            api=self.info.api_version,
-                            kind=self.info.kind.value,
-                        ),
-                        attempts,
-                    )
+                    older = self.info.older()
+                    if older is not None:  # not a failure yet: the next version, at once
+                        self.info, attempts = older, attempts - 1
+                        continue
+                    self.info = KINDS[self.info.kind]  # a new API server may serve the newest
+                    words = t("kube.not-served", api=self.info.every_api, kind=self.info.kind.value)
+                    self._state("not-served", words, attempts)
                     await asyncio.sleep(not_served_wait(attempts))
                 elif exc.status == 401:
                     self._state("error", t("kube.unauthorized", message=str(exc)), attempts)

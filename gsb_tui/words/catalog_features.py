@@ -99,8 +99,10 @@ FEATURES: dict[str, tuple[str, str]] = {
         "카운터만 있는 슬라이스: 풀 {pool} 의 장치들이 나눠 씀",
     ),
     "rules.not-served": (
-        "DeviceTaintRules not served (resource.k8s.io/v1beta2 off): only slice taints count",
-        "DeviceTaintRule 이 제공되지 않음 (resource.k8s.io/v1beta2 꺼짐): 슬라이스의 테인트만 셈",
+        "DeviceTaintRules not served (neither resource.k8s.io/v1 nor v1beta2): only slice"
+        " taints count",
+        "DeviceTaintRule 이 제공되지 않음 (resource.k8s.io/v1, v1beta2 모두 없음): 슬라이스의"
+        " 테인트만 셈",
     ),
     "rules.count": ("{n} DeviceTaintRules", "DeviceTaintRule {n}개"),
     "rules.evicting": ("{n} evicting pods", "{n}개가 파드를 내보내는 중"),

@@ -1,6 +1,11 @@
-"""DeviceTaintRules (resource.k8s.io/v1beta2): taints an admin puts on devices from outside
-their slices. Served only with DRADeviceTaintRules on and the v1beta2 API enabled; when it is
-not served there are simply no rules (the header and the slices pane say so)."""
+"""DeviceTaintRules: taints an admin puts on devices from outside their slices. Served as
+resource.k8s.io/v1 from 1.37 (GA, on), as v1beta2 in 1.36 only with DRADeviceTaintRules on and
+the v1beta2 API enabled (the reflector reads whichever is served); when neither is, there are
+simply no rules (the header and the slices pane say so).
+
+A rule without `deviceSelector` taints every device in 1.36 and none from 1.37.1 (only an
+explicit `deviceSelector: {}` selects all there). Which one a rule follows is read from the
+version it was served at: v1 means 1.37 (1.37.0 served v1 with the old meaning: misjudged)."""
 
 from __future__ import annotations
 
@@ -21,8 +26,11 @@ class TaintRule:
     taint: DeviceTaint
     eviction_in_progress: bool  # status condition EvictionInProgress is True
     raw: Obj
+    selects_nothing: bool = False  # no deviceSelector, read at v1 (1.37.1 on): matches none
 
     def selects(self, id: DeviceId) -> bool:
+        if self.selects_nothing:
+            return False
         return (
             (not self.driver or self.driver == id.driver)
             and (not self.pool or self.pool == id.pool)
@@ -50,4 +58,6 @@ def parse_taint_rule(obj: Obj) -> TaintRule:
             c.type == "EvictionInProgress" and c.status == "True" for c in found
         ),
         raw=obj,
+        selects_nothing=spec.get("deviceSelector") is None
+        and str(obj.get("apiVersion") or "") == "resource.k8s.io/v1",
     )
