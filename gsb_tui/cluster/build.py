@@ -17,11 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gsb_tui.cluster.releases import DEFAULT_RELEASE, RELEASES
 from gsb_tui.words import t
 
-K8S_VERSION = "v1.36.3"
-ETCD_VERSION = "v3.6.8"
 KWOK_VERSION = "v0.8.0"
+
+
+K8S_VERSION = RELEASES[DEFAULT_RELEASE].k8s
+ETCD_VERSION = RELEASES[DEFAULT_RELEASE].etcd
 KWOK_STAGES = (
     "kustomize/stage/node/fast/node-initialize.yaml",
     "kustomize/stage/pod/fast/pod-ready.yaml",
@@ -59,13 +62,18 @@ def cache_root() -> Path:
     return Path(base) / "gsb-tui" / "cluster"
 
 
-def module_dir() -> Path:
-    """Our Go module: cluster/ in a checkout, or the copy shipped inside the wheel."""
+def module_dir(release: str = DEFAULT_RELEASE) -> Path:
+    """The release's Go module: under cluster/ in a checkout, or the copy in the wheel."""
     here = Path(__file__).resolve().parent
+    sub = RELEASES[release].module
     for candidate in (here.parents[1] / "cluster", here / "gomod"):
-        if (candidate / "go.mod").is_file():
-            return candidate
-    raise BuildError("cannot find the cluster Go module (cluster/go.mod) next to gsb_tui")
+        found = candidate / sub if sub else candidate
+        if (found / "go.mod").is_file():
+            return found
+    raise BuildError(
+        f"cannot find the cluster Go module for Kubernetes {release} "
+        f"(cluster/{sub + '/' if sub else ''}go.mod) next to gsb_tui"
+    )
 
 
 def find_go() -> str:
@@ -84,13 +92,13 @@ def _go_env(go: str, name: str) -> str:
     ).stdout.strip()
 
 
-def k8s_key(go: str, mod: Path) -> str:
+def k8s_key(go: str, mod: Path, version: str = K8S_VERSION) -> str:
     """Cache key: what decides the binaries (module files, Go version)."""
     digest = hashlib.sha256()
     for name in ("go.mod", "go.sum"):
         digest.update((mod / name).read_bytes())
     digest.update(subprocess.run([go, "version"], capture_output=True, text=True).stdout.encode())
-    return f"k8s-{K8S_VERSION}-{digest.hexdigest()[:12]}"
+    return f"k8s-{version}-{digest.hexdigest()[:12]}"
 
 
 def _run_step(step: str, cmd: list[str], cwd: Path, env: dict[str, str], log_file: Path) -> None:
@@ -183,12 +191,14 @@ def ensure_oracle(log: Log = print) -> Path:
     return binary
 
 
-def ensure_binaries(log: Log = print) -> Binaries:
-    """Return the binaries, building whatever the cache lacks."""
+def ensure_binaries(log: Log = print, release: str = DEFAULT_RELEASE) -> Binaries:
+    """Return the release's binaries, building whatever the cache lacks."""
     go = find_go()
-    mod = module_dir()
+    mod = module_dir(release)
+    version, etcd = RELEASES[release].k8s, RELEASES[release].etcd
+    suffix = "" if release == DEFAULT_RELEASE else f"-{release}"  # the default's log names stay
     root = cache_root()
-    k8s_dir = root / k8s_key(go, mod) / "bin"
+    k8s_dir = root / k8s_key(go, mod, version) / "bin"
     kwok_dir = root / f"kwok-{KWOK_VERSION}"
     logs = root / "logs"
     names = ("kube-apiserver", "kube-scheduler", "kube-controller-manager", "etcd")
@@ -199,28 +209,28 @@ def ensure_binaries(log: Log = print) -> Binaries:
         ldflags = " ".join(
             f"-X k8s.io/component-base/version.{k}={v}"
             for k, v in (
-                ("gitVersion", K8S_VERSION),
+                ("gitVersion", version),
                 ("gitMajor", "1"),
-                ("gitMinor", K8S_VERSION.split(".")[1]),
+                ("gitMinor", version.split(".")[1]),
                 ("gitTreeState", "clean"),
             )
         )
         started = time.monotonic()
-        log(t("cluster.building-k8s", version=K8S_VERSION, log=logs / "build-k8s.log"))
+        log(t("cluster.building-k8s", version=version, log=logs / f"build-k8s{suffix}.log"))
         _run_step(
             "build k8s",
             [go, "build", "-trimpath", "-ldflags", ldflags, "-o", str(tmp) + "/", *K8S_PACKAGES],
             mod,
             _build_env(),
-            logs / "build-k8s.log",
+            logs / f"build-k8s{suffix}.log",
         )
-        log(t("cluster.building-etcd", version=ETCD_VERSION, log=logs / "build-etcd.log"))
+        log(t("cluster.building-etcd", version=etcd, log=logs / f"build-etcd{suffix}.log"))
         _run_step(
             "build etcd",
             [go, "build", "-trimpath", "-o", str(tmp / "etcd"), "go.etcd.io/etcd/server/v3"],
             mod,
             _build_env(),
-            logs / "build-etcd.log",
+            logs / f"build-etcd{suffix}.log",
         )
         shutil.rmtree(k8s_dir, ignore_errors=True)
         tmp.rename(k8s_dir)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gsb_tui.cluster import profile_cli, profiles
+from gsb_tui.cluster.releases import DEFAULT_RELEASE, RELEASES
 from gsb_tui.words import localize, text
 
 STATUS_COLUMN = 24  # the width of the first column of `status`, in terminal cells
@@ -37,8 +38,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     up.add_argument("--nodes", type=int, default=1, help="fake nodes (default 1)")
     up.add_argument("--devices", type=int, default=8, help="devices per node (default 8)")
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
+    up.add_argument(
+        "--kube", choices=sorted(RELEASES), default=DEFAULT_RELEASE, help="Kubernetes release"
+    )
     profile_cli.add_up_args(up)
-    csub.add_parser("build", help="build (or reuse) the control-plane binaries and print where")
+    build = csub.add_parser(
+        "build", help="build (or reuse) the control-plane binaries and print where"
+    )
+    build.add_argument(
+        "--kube",
+        choices=[*sorted(RELEASES), "all"],
+        default=DEFAULT_RELEASE,
+        help="Kubernetes release (all: every one)",
+    )
     csub.add_parser("down", help="stop exactly the processes `up` started")
     csub.add_parser("env", help="print `export KUBECONFIG=...` for this cluster")
     profile_cli.add_driver_parser(csub)
@@ -102,7 +114,11 @@ def run(args: argparse.Namespace, lang: str) -> int:
                 return 64  # EX_USAGE, as above
             info = cp.up(
                 Settings(
-                    nodes=args.nodes, devices=args.devices, node_prefix=args.node_name, **chosen
+                    nodes=args.nodes,
+                    devices=args.devices,
+                    node_prefix=args.node_name,
+                    kube=args.kube,
+                    **chosen,
                 ),
                 log=log,
             )
@@ -112,10 +128,12 @@ def run(args: argparse.Namespace, lang: str) -> int:
         if args.cluster_cmd == "build":
             from gsb_tui.cluster.build import ensure_binaries, ensure_oracle
 
-            bins = ensure_binaries(log=log)
-            oracle = ensure_oracle(log=log)  # the tests' allocation oracle, from the same module
-            print(bins.apiserver.parent)
+            releases = sorted(RELEASES) if args.kube == "all" else [args.kube]
+            for release in releases:
+                bins = ensure_binaries(log=log, release=release)
+                print(bins.apiserver.parent)
             print(bins.kwok.parent)
+            oracle = ensure_oracle(log=log)  # the tests' allocation oracle, from the same module
             print(oracle.parent)
             return 0
         if args.cluster_cmd == "record-lab":

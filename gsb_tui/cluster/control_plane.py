@@ -69,6 +69,7 @@ class Settings:
     # takes ~4 writes, so by default it places ~12.5 pods/s whatever the machine: the scale
     # benchmark raises it to fill thousands of pods in a few minutes.
     scheduler_qps: float = 0.0
+    kube: str = "1.36"  # which Kubernetes release (gsb_tui/cluster/build.py RELEASES)
 
 
 @dataclass
@@ -166,7 +167,7 @@ class ControlPlane:
             log(t("cluster.stopping-partial", names=", ".join(live)))
             self.down(log=lambda _m: None)
         self._clear_stale(log)
-        bins = ensure_binaries(log)
+        bins = ensure_binaries(log, settings.kube)
         started = time.monotonic()
         timings = Timings()
         for sub in ("etcd", "pki", "logs", "run"):
