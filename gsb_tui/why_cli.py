@@ -18,11 +18,19 @@ from typing import Any
 from gsb_tui import gc_pause
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
-from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, server_version
 from gsb_tui.snapshot import Kind
 from gsb_tui.words import localize, text
 
 MAX_NODES = 50
+MIRRORED = "v1.36.3"  # the kube-scheduler whose allocator gsb_tui/dra/alloc mirrors
+
+
+def _same_release(version: str, mirrored: str) -> bool:
+    """v1.36.x against v1.36.3: the same minor (patch fixes are said in CLUSTER-FACTS)."""
+    return version.lstrip("v").split(".")[:2] == mirrored.lstrip("v").split(".")[:2]
+
+
 NEEDED = (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS, Kind.PODS, Kind.NODES)
 
 
@@ -147,8 +155,13 @@ def _print_text(out: dict[str, Any], lang: str) -> None:
 def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
     namespace, name = args.pod
     target = replace(target, namespace=namespace)  # pods and events are read where the pod is
+
+    async def read() -> tuple[Any, str]:
+        kinds = (*NEEDED, Kind.EVENTS, Kind.TAINT_RULES)
+        return await asyncio.gather(fetch_snapshot(target, kinds), server_version(target))
+
     try:
-        snapshot = asyncio.run(fetch_snapshot(target, (*NEEDED, Kind.EVENTS, Kind.TAINT_RULES)))
+        snapshot, version = asyncio.run(read())
     except (KubeconfigError, Unreachable) as exc:
         if args.json:
             print(json.dumps({"pod": f"{namespace}/{name}", "error": str(exc)}))
@@ -168,6 +181,11 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
 
     with gc_pause.paused():  # a short-lived process: the collector would only walk the heap
         out = answer(build_view(snapshot), namespace, name, lang)
+    out["server_version"] = version or None
+    out["mirrors"] = MIRRORED
+    if version and not _same_release(version, MIRRORED):
+        words = text(lang, "why.other-version", server=version, mirrored=MIRRORED)
+        out["notes"].append({"code": "other-version", "text": words})
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:

@@ -136,3 +136,28 @@ async def fetch_snapshot(
     raise Unreachable(
         t("kube.unreachable", server=source.info.server, seconds=seconds, reason=reason)
     )
+
+
+async def server_version(target: Target, timeout: float = 3.0) -> str:
+    """The API server's gitVersion (`GET /version`), or "" when it cannot be read in time:
+    the commands say which Kubernetes they judge, beside the one gsb-tui mirrors."""
+    import json
+
+    from gsb_tui.kube.config import resolve
+    from gsb_tui.kube.transport import make_transport
+
+    try:
+        api = await asyncio.wait_for(make_transport(resolve(target)), timeout)
+    except (KubeconfigError, OSError, TimeoutError, ValueError):
+        return ""
+    try:
+        got = await asyncio.wait_for(api.fetch("/version", {}, timeout, timeout, 1 << 16), timeout)
+        if got is None or got.status != 200 or got.body is None:
+            return ""
+        found = json.loads(got.body).get("gitVersion")
+        return str(found) if isinstance(found, str) else ""
+    except (OSError, TimeoutError, ValueError, AttributeError):
+        return ""
+    finally:
+        with contextlib.suppress(Exception):
+            await api.close()

@@ -223,4 +223,10 @@ ALLOC: dict[str, tuple[str, str]] = {
         "{matched} match; which of them can be allocated now is not known ({why})",
         "{matched}개가 맞음. 그중 지금 할당할 수 있는 것은 알 수 없음 ({why})",
     ),
+    "why.other-version": (
+        "this API server runs Kubernetes {server}; gsb-tui decides as kube-scheduler {mirrored}"
+        " does, so where that release changed the allocator the answers may part",
+        "이 API 서버는 Kubernetes {server} 입니다; gsb-tui 는 kube-scheduler {mirrored} 처럼"
+        " 판단하므로, 그 릴리스에서 할당기가 바뀐 곳에서는 답이 다를 수 있습니다",
+    ),
 }

@@ -113,6 +113,8 @@ def test_why_predicts_what_the_scheduler_does(cluster: ControlPlane) -> None:
         said = json.loads(refused.stdout)
         assert said["found"] and said["fits"] is False and said["nodes"] == []
         assert said["gates"] == [GATE]
+        assert said["server_version"] == rest.get("/version")["gitVersion"]
+        assert "other-version" not in {n["code"] for n in said["notes"]}  # the mirrored release
         codes = {b["code"] for b in said["blockers"]}
         assert codes & {"held", "count"}, said["blockers"]
         text_of = " ".join(b["text"] for b in said["blockers"])
