@@ -73,21 +73,26 @@ class _Server:
         return Fetched(200, "OK", "application/json", body)
 
 
+def _run_until(reflector: Reflector, changes: list[Any], kind: str) -> None:
+    """Run the reflector until it emits a change of `kind` (at most a second)."""
+
+    async def run() -> None:
+        task = asyncio.ensure_future(reflector.run())
+        for _ in range(100):
+            if any(c.type == kind for c in changes):
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize(("served", "read"), [({"v1", "v1beta2"}, "v1"), ({"v1beta2"}, "v1beta2")])
 def test_the_newest_served_version_is_read(served: set[str], read: str) -> None:
     server = _Server(served)
     changes: list[Any] = []
     reflector = Reflector(server, KINDS[Kind.TAINT_RULES], changes.append, watching=False)  # type: ignore[arg-type]
-
-    async def listed() -> None:
-        task = asyncio.ensure_future(reflector.run())
-        for _ in range(100):
-            if any(c.type == "SYNCED" for c in changes):
-                break
-            await asyncio.sleep(0.01)
-        task.cancel()
-
-    asyncio.run(listed())
+    _run_until(reflector, changes, "SYNCED")
     assert any(c.type == "SYNCED" for c in changes)
     assert reflector.info.version == read
     assert server.asked[-1] == f"/apis/resource.k8s.io/{read}/devicetaintrules"
@@ -98,16 +103,7 @@ def test_not_served_at_any_version_says_every_version_tried() -> None:
     server = _Server(set())
     changes: list[Any] = []
     reflector = Reflector(server, KINDS[Kind.TAINT_RULES], changes.append, watching=False)  # type: ignore[arg-type]
-
-    async def listed() -> None:
-        task = asyncio.ensure_future(reflector.run())
-        for _ in range(100):
-            if any(c.type == "STATE" for c in changes):
-                break
-            await asyncio.sleep(0.01)
-        task.cancel()
-
-    asyncio.run(listed())
+    _run_until(reflector, changes, "STATE")
     (state,) = [c.state for c in changes if c.type == "STATE"]
     assert state.phase == "not-served" and "resource.k8s.io/v1 / v1beta2" in state.message
     assert [p.split("/")[3] for p in server.asked] == ["v1", "v1beta2"]
