@@ -15,7 +15,7 @@ from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.alloc.pools import Amount, Pool, SliceDevice
 from gsb_tui.dra.alloc.requests import Req
 from gsb_tui.dra.alloc.scheduler import Inputs
-from gsb_tui.dra.alloc.search import taint_prevents_allocation
+from gsb_tui.dra.alloc.taints import taint_prevents_allocation
 from gsb_tui.dra.model.base import _d, _l
 
 

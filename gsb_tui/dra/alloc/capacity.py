@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 
 from gsb_tui.dra.alloc.pools import Amount, Capacity, CapacityPolicy
+from gsb_tui.dra.model import DeviceId
 
 Consumed = dict[str, Amount]
 
@@ -112,3 +113,29 @@ def violates_policy(value: Amount, policy: CapacityPolicy | None) -> bool:
     if policy.valid_values:
         return value not in policy.valid_values
     return False
+
+
+def add_share(
+    allocating: dict[DeviceId, dict[str, Amount]], id: DeviceId, consumed: Mapping[str, Amount]
+) -> None:
+    """ConsumedCapacityCollection.Insert: what a share being tried takes of a device."""
+    entry = allocating.get(id)
+    if entry is None:
+        allocating[id] = dict(consumed)
+        return
+    for name, value in consumed.items():
+        entry[name] = entry.get(name, 0) + value
+
+
+def remove_share(
+    allocating: dict[DeviceId, dict[str, Amount]], id: DeviceId, consumed: Mapping[str, Amount]
+) -> None:
+    """ConsumedCapacityCollection.Remove: the entry goes once nothing is left in it."""
+    entry = allocating.get(id)
+    if entry is None:
+        return
+    for name, value in consumed.items():
+        if name in entry:
+            entry[name] -= value
+    if all(v == 0 for v in entry.values()):
+        del allocating[id]

@@ -19,13 +19,9 @@ from gsb_tui.dra.alloc.candidates import Sorted, sort_devices
 from gsb_tui.dra.alloc.nodes import NodeFacts
 from gsb_tui.dra.alloc.pools import SliceDevice, gather_pools
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
+from gsb_tui.dra.alloc.results import AllocError, NodeFailure, Undecided
 from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement
-from gsb_tui.dra.alloc.search import (
-    Allocator,
-    AllocError,
-    NodeFailure,
-    Undecided,
-)
+from gsb_tui.dra.alloc.search import Allocator
 from gsb_tui.dra.model import DeviceId
 
 MAX_NODE_NAMES = 10

@@ -357,3 +357,24 @@ def _bad_counter_consumption(
 def _has_binding_conditions(pool: Pool) -> bool:
     """poolHasBindingConditions: such pools are tried last."""
     return any(d.binding_conditions for s in pool.slices_targeting_node for d in s.devices)
+
+
+@dataclass(frozen=True)
+class SliceIndex:
+    """NewAllocator's split of the slices: those of each node, and those every node gathers
+    (no nodeName, or shared counters). Made once per snapshot, not once per pod."""
+
+    all: tuple[ReadSlice, ...]
+    on_node: Mapping[str, tuple[ReadSlice, ...]]
+    shared: tuple[ReadSlice, ...]
+
+    @classmethod
+    def of(cls, slices: Sequence[ReadSlice]) -> SliceIndex:
+        on_node: dict[str, list[ReadSlice]] = {}
+        shared: list[ReadSlice] = []
+        for s in slices:
+            if not s.node_name or s.shared_counters:
+                shared.append(s)
+            else:
+                on_node.setdefault(s.node_name, []).append(s)
+        return cls(tuple(slices), {k: tuple(v) for k, v in on_node.items()}, tuple(shared))

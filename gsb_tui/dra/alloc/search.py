@@ -1,152 +1,50 @@
-# Over 400 lines: it mirrors one upstream file function by function, to be read side by side.
-"""The structured allocator: a first-fit search with backtracking over all requests of all
-claims a pod still needs, on one node.
+"""The structured allocator's search: a first-fit search with backtracking over all requests
+of all claims a pod still needs, on one node.
 
 Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3, function by
-function (names in the comments): NewAllocator, Allocate, validateDeviceRequest,
-allocateOne, isSelectable, selectorsMatch, CmpRequestOverCapacity, allocateDevice,
-rollbackDevice, taintPreventsAllocation, checkAvailableCounters,
-deallocateCountersForDevice, deviceInUse and friends; the constraints are constraints.py.
-Where upstream keys state oddly (the counter caches by pool name only; distinctAttribute by
-request name) this does the same, so the answers are the scheduler's, bugs included.
+function (names in the comments): NewAllocator, Allocate, allocateOne, isSelectable,
+selectorsMatch, CmpRequestOverCapacity, allocateDevice, rollbackDevice, deviceInUse and
+friends. What each request needs is validate.py's, the counters counters.py's, taints
+taints.py's, constraints constraints.py's, the types results.py's.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from gsb_tui.dra import cel
 from gsb_tui.dra.alloc import capacity as cap
-from gsb_tui.dra.alloc.constraints import Constraint, DistinctAttribute, MatchAttribute
+from gsb_tui.dra.alloc.constraints import Constraint
+from gsb_tui.dra.alloc.counters import CounterBook
 from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
-from gsb_tui.dra.alloc.pools import Amount, Counters, Pool, ReadSlice, SliceDevice, gather_pools
+from gsb_tui.dra.alloc.pools import (
+    Amount,
+    Counters,
+    Pool,
+    ReadSlice,
+    SliceDevice,
+    SliceIndex,
+    gather_pools,
+)
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
+from gsb_tui.dra.alloc.results import (
+    MAX_RESULTS,
+    AllocatedState,
+    AllocError,
+    DeviceResult,
+    MaxSize,
+    NodeFailure,
+    PoolDevice,
+    RequestData,
+    Undecided,
+)
+from gsb_tui.dra.alloc.taints import taint_prevents_allocation
+from gsb_tui.dra.alloc.validate import validate_claims
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.model.base import _d, _l
-from gsb_tui.dra.model.features import DeviceTaint, Toleration
 from gsb_tui.snapshot import Obj
-
-MAX_RESULTS = 32  # resourceapi.AllocationResultsMaxSize
-
-
-class AllocError(Exception):
-    """An error that stops the scheduling attempt (the plugin's statusError): a CEL runtime
-    or compile error, an unusable request. Worded as upstream words it."""
-
-
-class NodeFailure(Exception):
-    """structured.ErrFailedAllocationOnNode: this node only (invalid pools encountered)."""
-
-
-class Undecided(Exception):
-    """The time budget ran out, or a selector this evaluator cannot run: no answer yet."""
-
-
-class _MaxSize(Exception):
-    """errAllocationResultMaxSizeExceeded."""
-
-
-@dataclass
-class AllocatedState:
-    """schedulerapi.AllocatedState, gathered from every allocated claim."""
-
-    devices: set[DeviceId] = field(default_factory=set)
-    shared: set[tuple[DeviceId, str]] = field(default_factory=set)
-    capacity: dict[DeviceId, dict[str, Amount]] = field(default_factory=dict)
-    # who holds what, for the explanations (not read by the search)
-    holders: dict[DeviceId, list[str]] = field(default_factory=dict)
-
-    def is_allocated(self, id: DeviceId) -> bool:
-        """internal.IsDeviceAllocated."""
-        return id in self.devices or any(d == id for d, _ in self.shared) or id in self.capacity
-
-
-@dataclass(frozen=True)
-class PoolDevice:
-    """deviceWithID: a device with its slice and pool."""
-
-    device: SliceDevice
-    pool: Pool
-
-    @property
-    def id(self) -> DeviceId:
-        return self.device.id
-
-
-@dataclass
-class DeviceResult:
-    """internalDeviceResult."""
-
-    request: str
-    parent_request: str
-    id: DeviceId
-    device: SliceDevice
-    share: bool
-    consumed: dict[str, Amount]
-    admin_access: bool
-
-    @property
-    def request_name(self) -> str:
-        return f"{self.parent_request}/{self.request}" if self.parent_request else self.request
-
-
-@dataclass
-class _RequestData:
-    request: Req
-    parent: str  # the parent request's name for a subrequest, else ""
-    class_obj: Obj | None
-    num_devices: int = 0
-    selected_sub: int = 0
-    all_devices: list[PoolDevice] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return f"{self.parent}/{self.request.name}" if self.parent else self.request.name
-
-
-def tolerates(tol: Toleration, taint: DeviceTaint) -> bool:
-    """resourceclaim.ToleratesTaint."""
-    if tol.effect and tol.effect != taint.effect:
-        return False
-    if tol.key and tol.key != taint.key:
-        return False
-    if tol.operator in ("", "Equal"):
-        return tol.value == taint.value
-    return tol.operator == "Exists"
-
-
-def taint_prevents_allocation(device: SliceDevice, request: Req) -> bool:
-    """taintPreventsAllocation: a NoSchedule or NoExecute taint no toleration covers."""
-    for taint in device.taints:
-        if taint.effect in ("NoExecute", "NoSchedule") and not any(
-            tolerates(t, taint) for t in request.tolerations
-        ):
-            return True
-    return False
-
-
-@dataclass(frozen=True)
-class SliceIndex:
-    """NewAllocator's split of the slices: those of each node, and those every node gathers
-    (no nodeName, or shared counters). Made once per snapshot, not once per pod."""
-
-    all: tuple[ReadSlice, ...]
-    on_node: Mapping[str, tuple[ReadSlice, ...]]
-    shared: tuple[ReadSlice, ...]
-
-    @classmethod
-    def of(cls, slices: Sequence[ReadSlice]) -> SliceIndex:
-        on_node: dict[str, list[ReadSlice]] = {}
-        shared: list[ReadSlice] = []
-        for s in slices:
-            if not s.node_name or s.shared_counters:
-                shared.append(s)
-            else:
-                on_node.setdefault(s.node_name, []).append(s)
-        return cls(tuple(slices), {k: tuple(v) for k, v in on_node.items()}, tuple(shared))
 
 
 class Allocator:
@@ -196,8 +94,8 @@ class _Run:
         self.pools: list[Pool] = []
         self.matches: dict[tuple[DeviceId, int, int, int], bool] = {}
         self.constraints: list[list[Constraint]] = [[] for _ in claims]
-        self.consumed: dict[str, dict[str, Counters]] = {}
-        self.data: dict[tuple[int, int, int], _RequestData] = {}
+        self.counters = CounterBook(owner.available_counters, owner.overdrawn, owner.state)
+        self.data: dict[tuple[int, int, int], RequestData] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in claims]
         self.allocating: dict[DeviceId, set[int]] = {}
         self.allocating_capacity: dict[DeviceId, dict[str, Amount]] = {}
@@ -211,61 +109,12 @@ class _Run:
             )
         except ValueError as exc:
             raise AllocError(f"gather pool information: {exc}") from exc
-        for ci, claim in enumerate(self.claims):
-            min_devices = 0
-            for ri, request in enumerate(claim.requests):
-                if request.first_available and not self.features.prioritized_list:
-                    raise AllocError(
-                        f"claim {claim.ref}, request {request.name}: has subrequests, "
-                        "but the DRAPrioritizedList feature is disabled"
-                    )
-                if not self.features.consumable_capacity:
-                    if request.exactly is not None and request.exactly.capacity is not None:
-                        raise AllocError(
-                            f"claim {claim.ref}, request {request.name}: has capacity requests, "
-                            "but the DRAConsumableCapacity feature is disabled"
-                        )
-                    for sub in request.first_available:
-                        if sub.capacity is not None:
-                            raise AllocError(
-                                f"claim {claim.ref}, subrequest {sub.name}: has capacity "
-                                "requests, but the DRAConsumableCapacity feature is disabled"
-                            )
-                if request.first_available:
-                    fewest = None
-                    for si, sub in enumerate(request.first_available):
-                        data = self._validate_request(sub, request.name, (ci, ri, si))
-                        self.data[(ci, ri, si)] = data
-                        fewest = (
-                            data.num_devices if fewest is None else min(fewest, data.num_devices)
-                        )
-                    min_devices += fewest or 0
-                else:
-                    if request.exactly is None:
-                        raise AllocError(
-                            f"claim {claim.ref}, request {request.name}: unsupported request type"
-                        )
-                    data = self._validate_request(request.exactly, "", (ci, ri, 0))
-                    self.data[(ci, ri, 0)] = data
-                    min_devices += data.num_devices
-            if min_devices > MAX_RESULTS:
-                raise AllocError(
-                    f"claim {claim.ref}: number of requested devices {min_devices} exceeds "
-                    f"the claim limit of {MAX_RESULTS}"
-                )
-            for i, c in enumerate(claim.constraints):
-                if c.kind == "matchAttribute":
-                    self.constraints[ci].append(MatchAttribute(c))
-                elif c.kind == "distinctAttribute":
-                    self.constraints[ci].append(DistinctAttribute(c))
-                else:
-                    raise AllocError(
-                        f"claim {claim.ref}, constraint #{i}: empty constraint "
-                        "(unsupported constraint type?)"
-                    )
+        self.data, self.constraints = validate_claims(
+            self.claims, self.features, self.a.classes, self.pools, self._fits
+        )
         try:
             done = self._allocate_one((0, 0, 0, 0), False, (0, 0, 0))
-        except _MaxSize:  # not reachable from the top, as upstream
+        except MaxSize:  # not reachable from the top, as upstream
             done = False
         except RecursionError as exc:
             raise Undecided("the search went too deep") from exc
@@ -274,68 +123,6 @@ class _Run:
                 raise NodeFailure("invalid resource pools were encountered")
             return None
         return self.results
-
-    def _validate_request(
-        self, request: Req, parent: str, key: tuple[int, int, int]
-    ) -> _RequestData:
-        """validateDeviceRequest."""
-        claim = self.claims[key[0]]
-        data = _RequestData(request, parent, None)
-        for i, selector in enumerate(request.selectors):
-            if selector is None:
-                raise AllocError(
-                    f"claim {claim.ref}, request {request.name}, selector #{i}: CEL expression "
-                    "empty (unsupported selector type?)"
-                )
-        if not self.features.admin_access and request.admin_access:
-            raise AllocError(
-                f"claim {claim.ref}, request {request.name}: admin access is requested, but "
-                "the feature is disabled"
-            )
-        if not request.class_name:
-            raise AllocError(
-                f"claim {claim.ref}, request {request.name}: missing device class name "
-                "(unsupported request type?)"
-            )
-        cls = self.a.classes.get(request.class_name)
-        if cls is None:
-            raise AllocError(
-                f"claim {claim.ref}, request {request.name}: could not retrieve device class "
-                f'{request.class_name}: deviceclass.resource.k8s.io "{request.class_name}" '
-                "not found"
-            )
-        data.class_obj = cls
-        if request.mode == "ExactCount":
-            data.num_devices = request.count
-        elif request.mode == "All":
-            for pool in self.pools:
-                if pool.incomplete:
-                    raise AllocError(
-                        f"claim {claim.ref}, request {request.name}: asks for all devices, but "
-                        f"resource pool {pool.id} is currently being updated"
-                    )
-                if pool.invalid:
-                    raise AllocError(
-                        f"claim {claim.ref}, request {request.name}: asks for all devices, but "
-                        f"resource pool {pool.id} is currently invalid"
-                    )
-                for s in pool.slices_targeting_node:
-                    for device in s.devices:
-                        if not self._is_selectable(key, data, s, device):
-                            continue
-                        if self.features.consumable_capacity:
-                            try:
-                                if not self._over_capacity_ok(request, device):
-                                    continue
-                            except cap.UnknownCapacity:
-                                continue
-                        data.all_devices.append(PoolDevice(device, pool))
-            data.num_devices = len(data.all_devices)
-        else:
-            raise AllocError(
-                f"claim {claim.ref}, request {request.name}: unsupported count mode {request.mode}"
-            )
-        return data
 
     # -- allocateOne ---------------------------------------------------------------------
 
@@ -353,7 +140,7 @@ class _Run:
         if ri >= len(claim.requests):
             try:
                 return self._allocate_one((ci + 1, 0, 0, 0), False, (0, 0, 0))
-            except _MaxSize:
+            except MaxSize:
                 return False
         data = self.data[(ci, ri, si)]
         if not sub_request and data.parent:
@@ -362,11 +149,11 @@ class _Run:
             while True:
                 if (ci, ri, sub) not in self.data:
                     if all_exceeded:
-                        raise _MaxSize
+                        raise MaxSize
                     return False
                 try:
                     ok = self._allocate_one((ci, ri, sub, di), True, (0, 0, 0))
-                except _MaxSize:
+                except MaxSize:
                     sub += 1
                     continue
                 all_exceeded = False
@@ -381,7 +168,7 @@ class _Run:
         if di >= data.num_devices:
             return self._allocate_one((ci, ri + 1, 0, 0), False, (0, 0, 0))
         if len(self.results[ci]) + data.num_devices - di > MAX_RESULTS:
-            raise _MaxSize
+            raise MaxSize
         if all_mode:
             wanted = data.all_devices[di]
             ok, undo = self._allocate_device(r, wanted, True)
@@ -389,7 +176,7 @@ class _Run:
                 return False
             try:
                 done = self._allocate_one((ci, ri, si, di + 1), sub_request, (0, 0, 0))
-            except _MaxSize:
+            except MaxSize:
                 assert undo is not None
                 undo()
                 raise
@@ -405,21 +192,15 @@ class _Run:
                 continue
             if not request.admin_access and self._in_use(id):
                 continue
-            if not self._is_selectable((ci, ri, si), data, s, device):
+            if not self._fits((ci, ri, si), data, s, device):
                 continue
-            if self.features.consumable_capacity:
-                try:
-                    if not self._over_capacity_ok(request, device):
-                        continue
-                except cap.UnknownCapacity:
-                    continue
             ok, undo = self._allocate_device(r, PoolDevice(device, pool), False)
             if not ok:
                 continue
             assert undo is not None
             try:
                 done = self._allocate_one((ci, ri, si, di + 1), sub_request, (pi, sli, dvi + 1))
-            except _MaxSize:
+            except MaxSize:
                 undo()
                 raise
             if done:
@@ -443,7 +224,7 @@ class _Run:
                     yield pi, sli, dvi, pool, s, s.devices[dvi]
 
     def _too_few_left(
-        self, key: tuple[int, int, int], data: _RequestData, start: tuple[int, int, int], need: int
+        self, key: tuple[int, int, int], data: RequestData, start: tuple[int, int, int], need: int
     ) -> bool:
         """Not upstream's: a bound that changes no answer. Fewer devices left (from `start`,
         not in use, selectable) than still needed means the loop below cannot succeed; then
@@ -467,7 +248,7 @@ class _Run:
     # -- isSelectable, selectorsMatch ------------------------------------------------------
 
     def _is_selectable(
-        self, key: tuple[int, int, int], data: _RequestData, s: ReadSlice, device: SliceDevice
+        self, key: tuple[int, int, int], data: RequestData, s: ReadSlice, device: SliceDevice
     ) -> bool:
         if not self.features.device_binding_and_status and device.binding_conditions:
             return False
@@ -520,6 +301,20 @@ class _Run:
 
     # -- capacity, devices in use ----------------------------------------------------------
 
+    def _fits(
+        self, key: tuple[int, int, int], data: RequestData, s: ReadSlice, device: SliceDevice
+    ) -> bool:
+        """Selectable, and (ConsumableCapacity) the request's capacity fits what is left; a
+        capacity the device lacks only rules it out, as upstream skips it."""
+        if not self._is_selectable(key, data, s, device):
+            return False
+        if not self.features.consumable_capacity:
+            return True
+        try:
+            return self._over_capacity_ok(data.request, device)
+        except cap.UnknownCapacity:
+            return False
+
     def _over_capacity_ok(self, request: Req, device: SliceDevice) -> bool:
         """CmpRequestOverCapacity (the allocator's method)."""
         return cap.request_over_capacity(
@@ -558,7 +353,7 @@ class _Run:
         skip_counters = multiple and self._capacity_in_use(id)
         counters_reserved = False
         if not skip_counters and device.consumes:
-            if not self._check_available_counters(pd):
+            if not self.counters.reserve(pd):
                 return False, None
             counters_reserved = True
         base = data.parent or request.name
@@ -574,7 +369,7 @@ class _Run:
             if result_added:
                 del self.results[ci][n_before:]
             if inserted is not None:
-                self._remove_capacity(id, inserted)
+                cap.remove_share(self.allocating_capacity, id, inserted)
                 if existed and id not in self.allocating_capacity:
                     self.allocating_capacity[id] = {}
             if marked:
@@ -582,7 +377,7 @@ class _Run:
             for c in reversed(self.constraints[ci][:added]):
                 c.remove(base, sub, device)
             if counters_reserved:
-                self._deallocate_counters(pd)
+                self.counters.release(pd)
 
         if self.features.device_taints and taint_prevents_allocation(device, request):
             rollback()
@@ -614,7 +409,7 @@ class _Run:
                 consumed = cap.consumed_from_request(request.capacity, device.capacity)
                 share = True
                 existed = id in self.allocating_capacity
-                self._insert_capacity(id, consumed)
+                cap.add_share(self.allocating_capacity, id, consumed)
                 inserted = consumed
         self.results[ci].append(
             DeviceResult(
@@ -623,73 +418,3 @@ class _Run:
         )
         result_added = True
         return True, rollback
-
-    def _insert_capacity(self, id: DeviceId, consumed: Mapping[str, Amount]) -> None:
-        entry = self.allocating_capacity.get(id)
-        if entry is None:
-            self.allocating_capacity[id] = dict(consumed)
-            return
-        for name, value in consumed.items():
-            entry[name] = entry.get(name, 0) + value
-
-    def _remove_capacity(self, id: DeviceId, consumed: Mapping[str, Amount]) -> None:
-        entry = self.allocating_capacity.get(id)
-        if entry is None:
-            return
-        for name, value in consumed.items():
-            if name in entry:
-                entry[name] -= value
-        if all(v == 0 for v in entry.values()):
-            del self.allocating_capacity[id]
-
-    # -- counters ------------------------------------------------------------------------
-
-    def _check_available_counters(self, pd: PoolDevice) -> bool:
-        """checkAvailableCounters."""
-        pool = pd.pool
-        key = pool.pool  # upstream: by pool name only (v1.36.3)
-        available = self.a.available_counters.get(key)
-        if available is None:
-            available = {name: dict(c) for name, c in pool.counter_sets.items()}
-            for slices in (pool.slices_targeting_node, pool.slices_not_targeting_node):
-                for s in slices:
-                    for d in s.devices:
-                        if not self.a.state.is_allocated(DeviceId(s.driver, s.pool, d.id.device)):
-                            continue
-                        for set_name, counters in d.consumes:
-                            target = available.get(set_name)
-                            if target is None:
-                                continue
-                            for name, value in counters.items():
-                                if name in target:
-                                    target[name] -= value  # may go negative: none left
-            self.a.available_counters[key] = available
-            self.a.overdrawn[key] = any(v < 0 for c in available.values() for v in c.values())
-        if self.a.overdrawn[key]:
-            return False  # a counter below zero: upstream's loop fails every device here
-        consumed_pool = self.consumed.setdefault(key, {})
-        for set_name, counters in pd.device.consumes:
-            bucket = consumed_pool.setdefault(set_name, {})
-            for name, value in counters.items():
-                bucket[name] = bucket.get(name, 0) + value
-        # Upstream compares every counter of the pool. Each check that passed left them all
-        # within what is available and a failed one is undone, so only this device's
-        # counters can be over now: comparing those gives the same answer, sooner.
-        for set_name, counters in pd.device.consumes:
-            have = available.get(set_name)
-            if have is None:
-                continue
-            used = consumed_pool[set_name]
-            for name in counters:
-                if name in have and have[name] < used[name]:
-                    self._deallocate_counters(pd)
-                    return False
-        return True
-
-    def _deallocate_counters(self, pd: PoolDevice) -> None:
-        """deallocateCountersForDevice."""
-        consumed_pool = self.consumed.get(pd.pool.pool, {})
-        for set_name, counters in pd.device.consumes:
-            bucket = consumed_pool.setdefault(set_name, {})
-            for name, value in counters.items():
-                bucket[name] = bucket.get(name, 0) - value

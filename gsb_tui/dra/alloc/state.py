@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from gsb_tui.dra.alloc.pools import exact
-from gsb_tui.dra.alloc.search import AllocatedState
+from gsb_tui.dra.alloc.results import AllocatedState
 from gsb_tui.dra.model import DeviceId, TaintRule
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.model.features import DeviceTaint
