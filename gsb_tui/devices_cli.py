@@ -14,7 +14,7 @@ from dataclasses import asdict
 
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
-from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, unreadable
 from gsb_tui.snapshot import Kind
 from gsb_tui.words import CATALOG, localize, text
 
@@ -28,12 +28,10 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
     except (KubeconfigError, Unreachable) as exc:
         print(f"gsb-tui devices: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNUSABLE
-    for kind in NEEDED:
-        state = snapshot.state(kind)
-        if state.phase != "synced":
-            message = text(lang, "match.cannot-read", kind=kind.value, message=state.message)
-            print(f"gsb-tui devices: {message}", file=sys.stderr)
-            return EXIT_UNUSABLE
+    problem = unreadable(snapshot, NEEDED)
+    if problem is not None:
+        print(f"gsb-tui devices: {localize(problem, lang)}", file=sys.stderr)
+        return EXIT_UNUSABLE
     from gsb_tui.dra.device_rows import device_rows, summary
     from gsb_tui.dra.view import build_view
     from gsb_tui.dra.warnings import find_warnings

@@ -18,7 +18,7 @@ from typing import Any
 from gsb_tui import gc_pause
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
-from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, server_version
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, server_version, unreadable
 from gsb_tui.snapshot import Kind
 from gsb_tui.words import localize, text
 
@@ -168,15 +168,14 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
         else:
             print(f"gsb-tui why: {localize(exc.text, lang)}", file=sys.stderr)
         return EXIT_UNUSABLE
-    for kind in NEEDED:
-        state = snapshot.state(kind)
-        if state.phase != "synced":
-            message = text(lang, "match.cannot-read", kind=kind.value, message=state.message)
-            if args.json:
-                print(json.dumps({"pod": f"{namespace}/{name}", "error": message}))
-            else:
-                print(f"gsb-tui why: {message}", file=sys.stderr)
-            return EXIT_UNUSABLE
+    problem = unreadable(snapshot, NEEDED)
+    if problem is not None:
+        message = localize(problem, lang)
+        if args.json:
+            print(json.dumps({"pod": f"{namespace}/{name}", "error": message}))
+        else:
+            print(f"gsb-tui why: {message}", file=sys.stderr)
+        return EXIT_UNUSABLE
     from gsb_tui.dra.view import build_view
 
     with gc_pause.paused():  # a short-lived process: the collector would only walk the heap

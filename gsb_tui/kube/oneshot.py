@@ -161,3 +161,12 @@ async def server_version(target: Target, timeout: float = 3.0) -> str:
     finally:
         with contextlib.suppress(Exception):
             await api.close()
+
+
+def unreadable(snapshot: Snapshot, kinds: Iterable[Kind]) -> Text | None:
+    """The first of `kinds` the snapshot could not read, worded (None: all were read)."""
+    for kind in kinds:
+        state = snapshot.state(kind)
+        if state.phase != "synced":
+            return t("match.cannot-read", kind=kind.value, message=state.message)
+    return None

@@ -93,6 +93,7 @@ def test_every_blocker_the_allocator_can_name_has_words() -> None:
     alloc = Path(__file__).resolve().parents[2] / "gsb_tui" / "dra" / "alloc"
     source = (alloc / "explain.py").read_text() + (alloc / "scheduler.py").read_text()
     keys = set(re.findall(r'NodeBlocker\(\s*"[a-z-]+",\s*"([a-z-]+)"', source))
+    keys |= set(re.findall(r'\bblocker\(\s*"([a-z-]+)"', source))  # code and key alike
     keys |= set(re.findall(r'_nowhere\(judgement, "([a-z-]+)"', source))
     keys |= set(re.findall(r'\("[^"]+", "([a-z-]+)"\),', source))  # error_code's table
     keys |= {"error", "no-node", "undecided", "invalid-pool", "incomplete-pool"}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gsb_tui.dra.alloc.candidates import Sorted, sort_devices
 from gsb_tui.dra.alloc.nodes import NodeFacts
@@ -239,74 +240,40 @@ def _counter_holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[tu
 def _request_blockers(
     claim: ClaimInput, name: str, req: Req, found: Sorted, inputs: Inputs
 ) -> list[NodeBlocker]:
-    have = len(found.candidates)
-    common = {
-        "claim": claim.ref,
-        "request": name,
-        "need": found.need,
-        "have": have,
-        "free": tuple(d.id.device for d in found.candidates),
-    }
+    free = tuple(d.id.device for d in found.candidates)
+
+    def blocker(code: str, devices: Sequence[SliceDevice] = (), **facts: Any) -> NodeBlocker:
+        if devices and "holders" not in facts:
+            facts["holders"] = _holders(devices, inputs)
+        return NodeBlocker(
+            code,
+            code,
+            claim=claim.ref,
+            request=name,
+            need=found.need,
+            have=len(found.candidates),
+            free=free,
+            devices=_ids(devices),
+            **facts,
+        )
+
     out = []
     if found.held:
-        out.append(
-            NodeBlocker(
-                "held",
-                "held",
-                devices=_ids(found.held),
-                holders=_holders(found.held, inputs),
-                **common,  # type: ignore[arg-type]
-            )
-        )
+        out.append(blocker("held", found.held))
     if found.counters:
         holders, sets = _counter_holders(found.counters, inputs)
-        out.append(
-            NodeBlocker(
-                "counters",
-                "counters",
-                devices=_ids(found.counters),
-                holders=holders,
-                detail=sets,
-                **common,  # type: ignore[arg-type]
-            )
-        )
+        out.append(blocker("counters", found.counters, holders=holders, detail=sets))
     if found.tainted:
         taints = sorted({str(t) for d in found.tainted for t in d.taints if t.blocks})
-        out.append(
-            NodeBlocker(
-                "tainted",
-                "tainted",
-                devices=_ids(found.tainted),
-                detail=", ".join(taints),
-                **common,  # type: ignore[arg-type]
-            )
-        )
+        out.append(blocker("tainted", found.tainted, holders=(), detail=", ".join(taints)))
     if found.capacity:
-        out.append(
-            NodeBlocker(
-                "capacity",
-                "capacity",
-                devices=_ids(found.capacity),
-                holders=_holders(found.capacity, inputs),
-                **common,  # type: ignore[arg-type]
-            )
-        )
+        out.append(blocker("capacity", found.capacity))
     if found.left_out and not found.selectable:
-        out.append(
-            NodeBlocker(
-                "capacity",
-                "capacity",
-                devices=_ids(found.left_out),
-                holders=_holders(found.left_out, inputs),
-                **common,  # type: ignore[arg-type]
-            )
-        )
+        out.append(blocker("capacity", found.left_out))
     if found.selectable and found.selectable < found.need:
-        # too few even if every one were free: the count is the first reason
-        out.insert(0, NodeBlocker("count", "count", **common))  # type: ignore[arg-type]
+        out.insert(0, blocker("count"))  # too few even if every one were free: the first reason
     if not out:
-        key = "selector" if not found.selectable else "count"
-        out.append(NodeBlocker(key, key, **common))  # type: ignore[arg-type]
+        out.append(blocker("selector" if not found.selectable else "count"))
     return out
 
 
