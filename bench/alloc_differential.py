@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.alloc_oracle import judge_all, run_oracle
+from tests.alloc_oracle import for_release, judge_all, run_oracle
 from tests.alloc_shapes import generate, snapshot
 
 
@@ -26,17 +26,20 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--shapes", type=int, default=2000)
     parser.add_argument("--start", type=int, default=0)
+    parser.add_argument(
+        "--kube", default="1.36", help="the release whose oracle judges (1.36, 1.37)"
+    )
     args = parser.parse_args()
     seen: Counter[str] = Counter()
     ours = theirs = 0.0
     bad = 0
     for index in range(args.start, args.start + args.shapes):
-        snap = snapshot(generate(args.seed, index))
+        snap = for_release(snapshot(generate(args.seed, index)), args.kube)
         started = time.perf_counter()
-        want = run_oracle(snap)["pods"]
+        want = run_oracle(snap, release=args.kube)["pods"]
         theirs += time.perf_counter() - started
         started = time.perf_counter()
-        _inputs, judged_pods = judge_all(snap)
+        _inputs, judged_pods = judge_all(snap, args.kube)
         for key, judged in judged_pods.items():
             oracle = want[key]
             seen["pods"] += 1

@@ -143,6 +143,7 @@ class Snapshot:
     states: Mapping[Kind, KindState] = field(default_factory=dict)
     revision: int = 0  # bumps on every applied change; cheap "did anything change" test
     last_event_at: float | None = None  # monotonic time of the last applied change
+    server_version: str = ""  # the API server's gitVersion; "" while unknown (or a recording's)
     # Per kind, when the Store knows it: (the kind's mapping in the Store's previous snapshot,
     # the keys added, changed or removed since). dra/ patches what it derived from that
     # mapping instead of comparing every object; absent after a re-list (all may differ).

@@ -18,17 +18,11 @@ from typing import Any
 from gsb_tui import gc_pause
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
-from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, server_version, unreadable
+from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot, unreadable
 from gsb_tui.snapshot import Kind
 from gsb_tui.words import localize, text
 
 MAX_NODES = 50
-MIRRORED = "v1.36.3"  # the kube-scheduler whose allocator gsb_tui/dra/alloc mirrors
-
-
-def _same_release(version: str, mirrored: str) -> bool:
-    """v1.36.x against v1.36.3: the same minor (patch fixes are said in CLUSTER-FACTS)."""
-    return version.lstrip("v").split(".")[:2] == mirrored.lstrip("v").split(".")[:2]
 
 
 NEEDED = (Kind.SLICES, Kind.CLASSES, Kind.CLAIMS, Kind.PODS, Kind.NODES)
@@ -156,12 +150,8 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
     namespace, name = args.pod
     target = replace(target, namespace=namespace)  # pods and events are read where the pod is
 
-    async def read() -> tuple[Any, str]:
-        kinds = (*NEEDED, Kind.EVENTS, Kind.TAINT_RULES)
-        return await asyncio.gather(fetch_snapshot(target, kinds), server_version(target))
-
     try:
-        snapshot, version = asyncio.run(read())
+        snapshot = asyncio.run(fetch_snapshot(target, (*NEEDED, Kind.EVENTS, Kind.TAINT_RULES)))
     except (KubeconfigError, Unreachable) as exc:
         if args.json:
             print(json.dumps({"pod": f"{namespace}/{name}", "error": str(exc)}))
@@ -180,10 +170,14 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
 
     with gc_pause.paused():  # a short-lived process: the collector would only walk the heap
         out = answer(build_view(snapshot), namespace, name, lang)
+    from gsb_tui.dra.alloc.features import features_for, mirrored
+
+    version = snapshot.server_version
+    decided_as = features_for(version).name  # the release whose allocator decided
     out["server_version"] = version or None
-    out["mirrors"] = MIRRORED
-    if version and not _same_release(version, MIRRORED):
-        words = text(lang, "why.other-version", server=version, mirrored=MIRRORED)
+    out["mirrors"] = decided_as
+    if version and not mirrored(version):
+        words = text(lang, "why.other-version", server=version, mirrored=decided_as)
         out["notes"].append({"code": "other-version", "text": words})
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))

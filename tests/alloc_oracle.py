@@ -1,7 +1,8 @@
 """The allocation oracle: upstream's DRA allocator and the scheduler's node filters, as a program.
 
 `cluster/oracle` (Go, in the control plane's module) reads a snapshot on stdin and says, for every
-pending pod and node, whether kube-scheduler 1.36.3 would let the pod on: the claims resolved as
+pending pod and node, whether kube-scheduler of its release (one build per release the practice
+cluster builds: gsb_tui/cluster/releases.py) would let the pod on: the claims resolved as
 its DynamicResources PreFilter does, the slices with DeviceTaintRules applied by upstream's
 resourceslice tracker, structured.NewAllocator / Allocate per node, after the NodeUnschedulable,
 TaintToleration and NodeAffinity filters. Tests compare gsb_tui's allocator against it.
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from gsb_tui.cluster.build import ensure_oracle
+from gsb_tui.cluster.releases import DEFAULT_RELEASE, RELEASES
+from gsb_tui.dra.alloc.features import features_for
 from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement, judge_pod, prepare
 from gsb_tui.dra.model import parse_taint_rule
 
@@ -36,14 +39,25 @@ class OracleError(RuntimeError):
 
 
 @functools.cache
-def oracle_path() -> Path:
-    """The built oracle (built now when the cache lacks it)."""
-    return ensure_oracle(log=lambda _m: None)
+def oracle_path(release: str = DEFAULT_RELEASE) -> Path:
+    """The release's built oracle (built now when the cache lacks it)."""
+    return ensure_oracle(log=lambda _m: None, release=release)
 
 
-def run_oracle(snapshot: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
-    """Judge `snapshot` with the oracle; its parsed answer."""
-    binary = oracle_path()
+def for_release(snapshot: dict[str, Any], release: str) -> dict[str, Any]:
+    """The snapshot as a server of `release` holds it: from 1.37 DeviceTaintRules are read at
+    resource.k8s.io/v1 (where a rule without deviceSelector selects no device)."""
+    if release == "1.36" or not snapshot.get("rules"):
+        return snapshot
+    rules = [{**r, "apiVersion": "resource.k8s.io/v1"} for r in snapshot["rules"]]
+    return {**snapshot, "rules": rules}
+
+
+def run_oracle(
+    snapshot: dict[str, Any], timeout: float = 60, release: str = DEFAULT_RELEASE
+) -> dict[str, Any]:
+    """Judge `snapshot` with the release's oracle; its parsed answer."""
+    binary = oracle_path(release)
     try:
         proc = subprocess.run(
             [str(binary)],
@@ -67,11 +81,20 @@ def run_oracle(snapshot: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
     return answer
 
 
-def judge_all(snapshot: dict[str, Any]) -> tuple[Inputs, dict[str, PodJudgement]]:
-    """gsb-tui's allocator on the same snapshot: every pod not bound yet, by "ns/name"."""
+def judge_all(
+    snapshot: dict[str, Any], release: str = DEFAULT_RELEASE
+) -> tuple[Inputs, dict[str, PodJudgement]]:
+    """gsb-tui's allocator on the same snapshot, deciding as the release's patch the practice
+    cluster pins: every pod not bound yet, by "ns/name"."""
     rules = [parse_taint_rule(r) for r in snapshot.get("rules", [])]
+    features = features_for(RELEASES[release].k8s)
     inputs = prepare(
-        snapshot["slices"], snapshot["classes"], snapshot["claims"], snapshot["nodes"], rules
+        snapshot["slices"],
+        snapshot["classes"],
+        snapshot["claims"],
+        snapshot["nodes"],
+        rules,
+        features=features,
     )
     judged = {
         f"{pod['metadata']['namespace']}/{pod['metadata']['name']}": judge_pod(pod, inputs)

@@ -1,7 +1,7 @@
 // Command gsb-alloc-oracle is the test oracle for gsb-tui's DRA allocator mirror.
 //
 // It reads one snapshot (JSON on stdin), runs upstream's own code on it as
-// kube-scheduler 1.36.3 would for every pending pod (no spec.nodeName), and
+// kube-scheduler would for every pending pod (no spec.nodeName), and
 // writes per pod and node whether the pod fits (JSON on stdout). Nothing of
 // upstream is copied here: the allocator, the ResourceSlice tracker that
 // applies DeviceTaintRules, the claim helpers and the node-filter helpers are
@@ -30,6 +30,10 @@
 // k8s.io/kubernetes/pkg/apis/resource/v1); nodes, pods and classes are taken as
 // they are.
 //
+// It is built once per Kubernetes release, from that release's module
+// (cluster/go.mod for 1.36, cluster/v1.37/go.mod with the build tag k137):
+// release_136.go and release_137.go hold what differs between them.
+//
 // Exit status: 0 with the result, 2 with a one-line message on stderr when the
 // input cannot be used.
 package main
@@ -50,7 +54,6 @@ import (
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
-	resourcebetaapi "k8s.io/api/resource/v1beta2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -95,13 +98,13 @@ var featureNames = []string{
 }
 
 type snapshot struct {
-	Slices   []resourceapi.ResourceSlice       `json:"slices"`
-	Classes  []resourceapi.DeviceClass         `json:"classes"`
-	Claims   []resourceapi.ResourceClaim       `json:"claims"`
-	Nodes    []v1.Node                         `json:"nodes"`
-	Pods     []v1.Pod                          `json:"pods"`
-	Rules    []resourcebetaapi.DeviceTaintRule `json:"rules"`
-	Features map[string]bool                   `json:"features"`
+	Slices   []resourceapi.ResourceSlice `json:"slices"`
+	Classes  []resourceapi.DeviceClass   `json:"classes"`
+	Claims   []resourceapi.ResourceClaim `json:"claims"`
+	Nodes    []v1.Node                   `json:"nodes"`
+	Pods     []v1.Pod                    `json:"pods"`
+	Rules    []taintRule                 `json:"rules"`
+	Features map[string]bool             `json:"features"`
 }
 
 type deviceOut struct {
@@ -124,7 +127,8 @@ type podOut struct {
 }
 
 type output struct {
-	Pods map[string]*podOut `json:"pods"`
+	Release string             `json:"release"` // the Kubernetes minor it was built for
+	Pods    map[string]*podOut `json:"pods"`
 }
 
 // badInput is an error in the snapshot itself: exit 2.
@@ -207,7 +211,7 @@ func run(in io.Reader) (result *output, finalErr error) {
 		nodes:    nodes,
 		celCache: celCache,
 	}
-	result = &output{Pods: map[string]*podOut{}}
+	result = &output{Release: release, Pods: map[string]*podOut{}}
 	for i := range snap.Pods {
 		pod := &snap.Pods[i]
 		if pod.Spec.NodeName != "" {
@@ -258,24 +262,22 @@ func decode(in io.Reader) (*snapshot, error) {
 
 func readFeatures(overrides map[string]bool) (structured.Features, bool, error) {
 	on := map[string]bool{}
+	names := slices.Clone(featureNames)
 	for _, name := range featureNames {
 		on[name] = true
 	}
+	for name, value := range releaseFeatures {
+		on[name] = value
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	for name, value := range overrides {
 		if _, ok := on[name]; !ok {
-			return structured.Features{}, false, fail("unknown feature %q (known: %s)", name, strings.Join(featureNames, ", "))
+			return structured.Features{}, false, fail("unknown feature %q (known: %s)", name, strings.Join(names, ", "))
 		}
 		on[name] = value
 	}
-	// The fields dynamicresources.AllocatorFeatures sets (ListTypeAttributes is not among them).
-	return structured.Features{
-		AdminAccess:            on["AdminAccess"],
-		PrioritizedList:        on["PrioritizedList"],
-		PartitionableDevices:   on["PartitionableDevices"],
-		DeviceTaints:           on["DeviceTaints"],
-		DeviceBindingAndStatus: on["DeviceBindingAndStatus"],
-		ConsumableCapacity:     on["ConsumableCapacity"],
-	}, on["DeviceTaintRules"], nil
+	return allocatorFeatures(on), on["DeviceTaintRules"], nil
 }
 
 // patchedSlices returns the snapshot's slices with DeviceTaintRules applied by
@@ -319,8 +321,7 @@ func patchedSlices(ctx context.Context, snap *snapshot, enableRules, consumableC
 		SliceInformer:            factory.Resource().V1().ResourceSlices(),
 	}
 	if enableRules {
-		opts.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
-		opts.ClassInformer = factory.Resource().V1().DeviceClasses()
+		watchRules(&opts, factory)
 	}
 	t, err := tracker.StartTracker(ctx, opts)
 	if err != nil {

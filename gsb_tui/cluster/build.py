@@ -135,45 +135,61 @@ def _oracle_sources(mod: Path) -> list[Path]:
     return sorted(p for p in src.rglob("*") if p.is_file() and p.suffix == ".go")
 
 
-def oracle_key(go: str, mod: Path) -> str:
-    """Cache key of the allocation oracle: module files, its sources, Go version."""
+def _oracle_modfile(release: str) -> tuple[Path, list[str]]:
+    """The go.mod the oracle builds against for a release, and the build flags that pick its
+    release_<minor>.go (the oracle's sources live once, in the default module)."""
+    modfile = module_dir(release) / "go.mod"
+    if release == DEFAULT_RELEASE:
+        return modfile, []
+    tag = "k" + release.replace(".", "")
+    return modfile, ["-modfile", str(modfile), "-tags", tag]
+
+
+def oracle_key(go: str, mod: Path, release: str = DEFAULT_RELEASE) -> str:
+    """Cache key of the allocation oracle: the release's module files, its sources, Go."""
     digest = hashlib.sha256()
-    for name in ("go.mod", "go.sum"):
-        digest.update((mod / name).read_bytes())
+    modfile, flags = _oracle_modfile(release)
+    for path in (modfile, modfile.with_suffix(".sum")):
+        digest.update(path.read_bytes())
+    digest.update(" ".join(flags[2:]).encode() + b"\0")
     for path in _oracle_sources(mod):
         digest.update(path.relative_to(mod).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     digest.update(subprocess.run([go, "version"], capture_output=True, text=True).stdout.encode())
-    return f"oracle-{digest.hexdigest()[:12]}"
+    suffix = "" if release == DEFAULT_RELEASE else f"-{release}"
+    return f"oracle{suffix}-{digest.hexdigest()[:12]}"
 
 
-def ensure_oracle(log: Log = print) -> Path:
-    """Return the allocation oracle (cluster/oracle, a test tool), building it when missing.
+def ensure_oracle(log: Log = print, release: str = DEFAULT_RELEASE) -> Path:
+    """Return the allocation oracle of a release (cluster/oracle, a test tool), building it
+    when missing.
 
-    It runs upstream's structured allocator and the scheduler's node filters on a snapshot;
-    the tests compare gsb_tui's allocator against it.
+    It runs that release's structured allocator and the scheduler's node filters on a
+    snapshot; the tests compare gsb_tui's allocator against it.
     """
     go = find_go()
     mod = module_dir()
     if not _oracle_sources(mod):
         raise BuildError(f"the allocation oracle's sources are missing: {mod / 'oracle'}")
     root = cache_root()
-    out_dir = root / oracle_key(go, mod)
+    out_dir = root / oracle_key(go, mod, release)
     binary = out_dir / ORACLE_NAME
     if binary.is_file():
         return binary
     logs = root / "logs"
-    log_file = logs / "build-oracle.log"
+    suffix = "" if release == DEFAULT_RELEASE else f"-{release}"
+    log_file = logs / f"build-oracle{suffix}.log"
     started = time.monotonic()
     log(t("cluster.building-oracle", log=log_file))
     root.mkdir(parents=True, exist_ok=True)
     # A directory of this build's own: two test runs building at once do not share one.
     partial = Path(tempfile.mkdtemp(prefix=f"{out_dir.name}.partial-", dir=root))
     partial.chmod(0o755)
+    _, flags = _oracle_modfile(release)
     try:
         _run_step(
             "build oracle",
-            [go, "build", "-trimpath", "-o", str(partial / ORACLE_NAME), "./oracle"],
+            [go, "build", "-trimpath", *flags, "-o", str(partial / ORACLE_NAME), "./oracle"],
             mod,
             _build_env(),
             log_file,

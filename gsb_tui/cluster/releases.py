@@ -17,7 +17,7 @@ class Release:
 
 
 RELEASES = {
-    "1.36": Release("1.36", "v1.36.3", "v3.6.8", ""),
+    "1.36": Release("1.36", "v1.36.5", "v3.6.8", ""),
     "1.37": Release("1.37", "v1.37.2", "v3.7.0", "v1.37"),
 }
 DEFAULT_RELEASE = "1.36"

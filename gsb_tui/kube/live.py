@@ -18,6 +18,7 @@ from gsb_tui.kube.reflector import (
 from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import NativeTransport, Transport, make_transport
+from gsb_tui.kube.version import read_version
 from gsb_tui.snapshot import KINDS, Kind, KindState, Obj
 from gsb_tui.words import t
 
@@ -28,6 +29,8 @@ WIDE_KINDS = frozenset({Kind.CLAIMS, Kind.TEMPLATES, Kind.PODS, Kind.EVENTS})
 CONFIG_RETRY_S = 5.0
 # hold_first_watches: the watches wait at most this long for the first frame (drawn()).
 WATCH_HOLD_S = 3.0
+VERSION_EVERY_S = 300.0  # the server's version read again (an upgrade while watching)
+VERSION_RETRY_S = 10.0  # … or this soon while it could not be read
 
 
 class LiveSource:
@@ -112,6 +115,17 @@ class LiveSource:
         if api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES):
             self._early_api = api  # no exec plugin: run() needs no start() for it
 
+    async def _server_version(self, api: Transport, emit: Emit) -> None:
+        """Which Kubernetes the server runs (the allocator decides as that release does):
+        read once, tried again while it cannot be read, and again now and then (an upgrade)."""
+        while True:
+            version = await read_version(api)
+            if version or not self.watching:  # a one-shot read waits for this answer, even ""
+                emit(Change(Kind.NODES, "SERVER", label=version))
+            if not self.watching:
+                return  # a one-shot read: one try, bounded by read_version's timeout
+            await asyncio.sleep(VERSION_EVERY_S if version else VERSION_RETRY_S)
+
     def _all(self, emit: Emit, phase: str, message: str) -> None:
         for kind in self.kinds:
             emit(Change(kind, "STATE", state=KindState(phase=phase, message=message)))  # type: ignore[arg-type]
@@ -143,6 +157,7 @@ class LiveSource:
         try:
             self.reflectors = self._reflectors(api, emit)
             async with asyncio.TaskGroup() as group:
+                group.create_task(self._server_version(api, emit))
                 for reflector in self.reflectors.values():
                     group.create_task(reflector.run())
         finally:

@@ -100,16 +100,23 @@ async def fetch_snapshot(
     progress = Progress(kinds)
     done = asyncio.Event()
     outcome: list[Verdict | Literal["config"]] = []
+    answered: list[bool] = []  # the server's version was asked (answered or not)
+    settled: list[Verdict] = []
 
     def emit(change: Change) -> None:
         store.apply(change)
+        if change.type == "SERVER":
+            answered.append(True)
         if done.is_set():
             return
         if source.config_error:
             outcome.append("config")
             done.set()
             return
-        verdict = progress.judge(store.snapshot())
+        verdict = settled[0] if settled else progress.judge(store.snapshot())
+        if verdict == "settled" and not answered:
+            settled[:] = [verdict]  # every list is in: the version's answer is what is left
+            return
         if verdict != "wait":
             outcome.append(verdict)
             done.set()
@@ -140,24 +147,17 @@ async def fetch_snapshot(
 
 async def server_version(target: Target, timeout: float = 3.0) -> str:
     """The API server's gitVersion (`GET /version`), or "" when it cannot be read in time:
-    the commands say which Kubernetes they judge, beside the one gsb-tui mirrors."""
-    import json
-
+    the commands decide as that release decides and say which one it is."""
     from gsb_tui.kube.config import resolve
     from gsb_tui.kube.transport import make_transport
+    from gsb_tui.kube.version import read_version
 
     try:
         api = await asyncio.wait_for(make_transport(resolve(target)), timeout)
     except (KubeconfigError, OSError, TimeoutError, ValueError):
         return ""
     try:
-        got = await asyncio.wait_for(api.fetch("/version", {}, timeout, timeout, 1 << 16), timeout)
-        if got is None or got.status != 200 or got.body is None:
-            return ""
-        found = json.loads(got.body).get("gitVersion")
-        return str(found) if isinstance(found, str) else ""
-    except (OSError, TimeoutError, ValueError, AttributeError):
-        return ""
+        return await read_version(api, timeout)
     finally:
         with contextlib.suppress(Exception):
             await api.close()

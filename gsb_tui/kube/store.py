@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from gsb_tui.snapshot import Kind, KindState, Obj, ObjKey, Snapshot, obj_key
 
-ChangeType = Literal["ADDED", "MODIFIED", "DELETED", "SYNCED", "STATE", "MARK"]
+ChangeType = Literal["ADDED", "MODIFIED", "DELETED", "SYNCED", "STATE", "MARK", "SERVER"]
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,8 @@ class Change:
     """One thing a watch (or a recording) says happened.
 
     SYNCED carries a complete list that replaces the kind (after a list or re-list);
-    STATE reports how the watch stands; MARK is a label in a recording (a lab step).
+    STATE reports how the watch stands; MARK is a label in a recording (a lab step); SERVER
+    carries the API server's version (`/version` gitVersion) in `label`, its kind unused.
     """
 
     kind: Kind
@@ -71,6 +72,7 @@ class Store:
         self._states: dict[Kind, KindState] = {k: KindState() for k in self._objects}
         self._revision = 0
         self._last_event_at: float | None = None
+        self._server_version = ""
         # Each kind's copy for snapshots, kept until the kind changes: an unchanged kind is the
         # very same read-only mapping in the next snapshot, so dra/ can tell "unchanged" by
         # identity (a mapping nobody can change).
@@ -86,6 +88,12 @@ class Store:
     def apply(self, change: Change) -> bool:
         """Apply one change; True when the snapshot differs afterwards."""
         kind = change.kind
+        if change.type == "SERVER":
+            if change.label == self._server_version:
+                return False
+            self._server_version = change.label
+            self._revision += 1
+            return True
         if kind not in self._objects or change.type == "MARK":
             return False
         objs = self._objects[kind]
@@ -146,4 +154,5 @@ class Store:
             states=dict(self._states),
             revision=self._revision,
             last_event_at=self._last_event_at,
+            server_version=self._server_version,
         )

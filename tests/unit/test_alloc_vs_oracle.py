@@ -19,29 +19,41 @@ from collections import Counter
 
 import pytest
 
+from gsb_tui.cluster.releases import RELEASES
 from gsb_tui.dra.alloc.explain import NODE_CODES, blockers
-from tests.alloc_oracle import judge_all, run_oracle
+from tests.alloc_oracle import for_release, judge_all, run_oracle
 from tests.alloc_shapes import generate, snapshot
 
 SEED = int(os.environ.get("GSB_ORACLE_SHAPES_SEED") or 20261202)
 COUNT = int(os.environ.get("GSB_ORACLE_SHAPES") or 200)
 BATCH = 25  # shapes per test: a failure names a small range
+# Every release the practice cluster builds, each against its own oracle build; the default
+# release gets the full count, the others a quarter of it (their shapes start elsewhere).
+RUNS = [
+    (release, 0 if release == "1.36" else 100_000, COUNT if release == "1.36" else COUNT // 4)
+    for release in RELEASES
+]
 
 
-def _judge_batch(start: int) -> tuple[list[str], Counter[str]]:
+def _judge_batch(
+    release: str, first: int, start: int, count: int
+) -> tuple[list[str], Counter[str]]:
     problems: list[str] = []
     seen: Counter[str] = Counter()
-    for index in range(start, min(start + BATCH, COUNT)):
+    for index in range(first + start, first + min(start + BATCH, count)):
         shape = generate(SEED, index)
-        snap = snapshot(shape)
-        want = run_oracle(snap)["pods"]
-        inputs, judged_pods = judge_all(snap)
+        snap = for_release(snapshot(shape), release)
+        answer = run_oracle(snap, release=release)
+        assert answer["release"] == release
+        want = answer["pods"]
+        inputs, judged_pods = judge_all(snap, release)
         for key, judged in judged_pods.items():
             oracle = want[key]
             seen["fits" if oracle["fits"] else "refused"] += 1
             if judged.fits is not oracle["fits"] or sorted(judged.nodes) != oracle["nodes"]:
                 problems.append(
-                    f"shape {SEED}/{index} {key}: gsb-tui {judged.fits} {sorted(judged.nodes)}"
+                    f"{release} shape {SEED}/{index} {key}: gsb-tui {judged.fits}"
+                    f" {sorted(judged.nodes)}"
                     f" ({judged.error or judged.pod_code}), oracle {oracle['fits']}"
                     f" {oracle['nodes']} ({oracle['error'] or oracle['pod_reason']})"
                 )
@@ -56,13 +68,20 @@ def _judge_batch(start: int) -> tuple[list[str], Counter[str]]:
             if codes & {"count", "selector"}:
                 codes |= {"count", "selector"}
             if not (codes & built) and not codes <= set(NODE_CODES):
-                problems.append(f"shape {SEED}/{index} {key}: built for {built}, named {codes}")
+                problems.append(
+                    f"{release} shape {SEED}/{index} {key}: built for {built}, named {codes}"
+                )
     return problems, seen
 
 
-@pytest.mark.parametrize("start", range(0, COUNT, BATCH))
-def test_verdicts_and_nodes_equal_upstream_allocator(start: int) -> None:
-    problems, seen = _judge_batch(start)
+@pytest.mark.parametrize(
+    ("release", "first", "start", "count"),
+    [(r, first, start, n) for r, first, n in RUNS for start in range(0, n, BATCH)],
+)
+def test_verdicts_and_nodes_equal_upstream_allocator(
+    release: str, first: int, start: int, count: int
+) -> None:
+    problems, seen = _judge_batch(release, first, start, count)
     assert problems == []
     assert seen["fits"] + seen["refused"] > 0, "the batch judged no pod"
 

@@ -1,6 +1,6 @@
 """A claim's constraints, checked as each device is added during the search.
 
-Mirrors `structured/internal/incubating` at v0.36.3: matchAttributeConstraint
+Mirrors `structured/internal/incubating` at v0.36.3 and v0.37.2: matchAttributeConstraint
 (allocator_incubating.go), distinctAttributeConstraint (constraint.go) and lookupAttribute.
 """
 
@@ -81,12 +81,15 @@ class MatchAttribute(Constraint):
 
 
 class DistinctAttribute(Constraint):
-    """distinctAttributeConstraint. Upstream keeps one value per request name (a second
-    device of the same request replaces it, a removal drops it): so does this."""
+    """distinctAttributeConstraint. Up to 1.36 upstream keeps one value per request name (a
+    second device of the same request replaces it, a removal drops it); from 1.37 it keeps the
+    value of every device added (`by_list`), so two devices of one request must differ too."""
 
-    def __init__(self, c: ClaimConstraint) -> None:
+    def __init__(self, c: ClaimConstraint, by_list: bool = False) -> None:
         super().__init__(c)
+        self.by_list = by_list
         self.values: dict[str, tuple[str, object]] = {}
+        self.added: list[tuple[str, object]] = []  # by_list: every device's, in order
         self.count = 0
 
     def add(self, request: str, sub: str, device: SliceDevice) -> bool:
@@ -95,6 +98,11 @@ class DistinctAttribute(Constraint):
         found = lookup_attribute(device, self.attribute)
         if found is None:
             return False
+        if self.by_list:
+            if self.added and (found[0] == "unknown" or found in self.added):
+                return False
+            self.added.append(found)
+            return True
         if self.count == 0:
             self.values[request] = found
             self.count = 1
@@ -106,6 +114,10 @@ class DistinctAttribute(Constraint):
         return True
 
     def remove(self, request: str, sub: str, device: SliceDevice) -> None:
-        if self.applies(request, sub):
-            self.values.pop(request, None)
-            self.count -= 1
+        if not self.applies(request, sub):
+            return
+        if self.by_list:
+            self.added.pop()
+            return
+        self.values.pop(request, None)
+        self.count -= 1

@@ -1,7 +1,7 @@
 """Counters during one search: what the pool's counter sets have once the allocated devices
 are counted (kept per Allocator, as upstream keeps availableCounters), and what the devices
-being tried take (checkAvailableCounters, deallocateCountersForDevice at v0.36.3; keyed by
-pool *name*, as 1.36.3 keys them).
+being tried take (checkAvailableCounters, deallocateCountersForDevice). Up to v1.36.3 both
+are keyed by pool *name* (two drivers' pools of one name share them); from v1.36.4 by pool ID.
 """
 
 from __future__ import annotations
@@ -10,23 +10,30 @@ from gsb_tui.dra.alloc.pools import Counters
 from gsb_tui.dra.alloc.results import AllocatedState, PoolDevice
 from gsb_tui.dra.model import DeviceId
 
+PoolKey = tuple[str, str]  # (driver, pool name); the driver "" where pools are keyed by name
+
 
 class CounterBook:
     def __init__(
         self,
-        available: dict[str, dict[str, Counters]],
-        overdrawn: dict[str, bool],
+        available: dict[PoolKey, dict[str, Counters]],
+        overdrawn: dict[PoolKey, bool],
         state: AllocatedState,
+        by_pool_id: bool,
     ) -> None:
         self.available = available  # shared by every search of one Allocator
-        self.overdrawn = overdrawn  # per pool name: some available counter below zero
+        self.overdrawn = overdrawn  # per pool: some available counter below zero
         self.state = state
-        self.consumed: dict[str, dict[str, Counters]] = {}  # this search's
+        self.by_pool_id = by_pool_id
+        self.consumed: dict[PoolKey, dict[str, Counters]] = {}  # this search's
+
+    def key(self, pd: PoolDevice) -> PoolKey:
+        return (pd.pool.driver if self.by_pool_id else "", pd.pool.pool)
 
     def reserve(self, pd: PoolDevice) -> bool:
         """checkAvailableCounters: the device's counters taken if they fit, else False."""
         pool = pd.pool
-        key = pool.pool  # upstream: by pool name only (v1.36.3)
+        key = self.key(pd)
         available = self.available.get(key)
         if available is None:
             available = {name: dict(c) for name, c in pool.counter_sets.items()}
@@ -67,7 +74,7 @@ class CounterBook:
 
     def release(self, pd: PoolDevice) -> None:
         """deallocateCountersForDevice."""
-        consumed_pool = self.consumed.get(pd.pool.pool, {})
+        consumed_pool = self.consumed.get(self.key(pd), {})
         for set_name, counters in pd.device.consumes:
             bucket = consumed_pool.setdefault(set_name, {})
             for name, value in counters.items():

@@ -3,12 +3,14 @@
 Slices are read from the view's own parses, and each read slice is kept while the view hands
 out the very same parsed Slice (dra/parsed.py reuses it while the object is unchanged) and
 no DeviceTaintRule changed: at 10,000 devices a claim coming or going reads no slice again.
+The features are those of the server's release (features_for), the default one while unknown.
 """
 
 from __future__ import annotations
 
 import threading
 
+from gsb_tui.dra.alloc.features import features_for
 from gsb_tui.dra.alloc.pools import ReadSlice, read_slice
 from gsb_tui.dra.alloc.scheduler import Inputs, prepare
 from gsb_tui.dra.alloc.state import rule_taints
@@ -42,5 +44,6 @@ def inputs_of(view: DraView) -> Inputs:
         claims=list(snap.items(Kind.CLAIMS)),
         nodes=list(snap.items(Kind.NODES)),
         rules=rules,
+        features=features_for(snap.server_version),
         read=read,
     )

@@ -78,6 +78,8 @@ class ReadSlice:
     shared_counters: tuple[tuple[str, Counters], ...]
     devices: list[SliceDevice] = field(default_factory=list)
     raw: Obj = field(default_factory=dict)
+    # sliceUsesCompatibilityGroups (1.37): some device's counter consumption names groups
+    compatibility_groups: bool = False
 
 
 def whole(value: Any, default: int = 0) -> int:
@@ -187,6 +189,10 @@ def read_slice(
                 node_selector=dev_selector if isinstance(dev_selector, Mapping) else None,
             )
         )
+        if not out.compatibility_groups:
+            out.compatibility_groups = any(
+                _l(_d(c).get("compatibilityGroups")) for c in _l(raw.get("consumesCounters"))
+            )
     return out
 
 
@@ -229,11 +235,14 @@ def gather_pools(
     """GatherPools: every pool with devices reachable from the node, incomplete and invalid
     ones marked (they are never allocated from). Raises SelectorError like upstream's error."""
     pools: dict[tuple[str, str], list[ReadSlice]] = {}
+    ignored = _ignores_groups(features)
     for s in slices_for_node:
         if not features.partitionable_devices and (s.per_device or s.shared_counters):
             continue
-        if s.shared_counters:
-            relevant = True  # needed to use a pool whatever its node selection
+        if ignored and s.compatibility_groups:
+            continue  # its pool is then incomplete: none of it is allocated
+        if s.shared_counters and not features.since_137:
+            relevant = True  # needed to use a pool whatever its node selection (1.36)
         elif s.node_name or s.all_nodes or s.node_selector is not None:
             relevant = node_matches(node, s.node_name, s.all_nodes, s.node_selector)
         elif s.per_device:
@@ -255,6 +264,8 @@ def gather_pools(
             obsolete, all_for_pool = _check_slices_in_pool(
                 all_slices, driver, name, head.generation
             )
+            if ignored:
+                all_for_pool = [s for s in all_for_pool if not s.compatibility_groups]
             if obsolete:
                 continue  # the driver is replacing this generation
             if len(all_for_pool) != head.slice_count:
@@ -265,6 +276,12 @@ def gather_pools(
     result.sort(key=lambda p: (p.driver, p.pool))
     with_binding.sort(key=lambda p: (p.driver, p.pool))
     return result + with_binding
+
+
+def _ignores_groups(features: Features) -> bool:
+    """1.37 with DRADeviceCompatibilityGroups off: slices whose devices name compatibility
+    groups are ignored (the allocator cannot check them), which leaves their pool incomplete."""
+    return features.since_137 and not features.compatibility_groups
 
 
 def _check_slices_in_pool(
@@ -369,11 +386,12 @@ class SliceIndex:
     shared: tuple[ReadSlice, ...]
 
     @classmethod
-    def of(cls, slices: Sequence[ReadSlice]) -> SliceIndex:
+    def of(cls, slices: Sequence[ReadSlice], counters_everywhere: bool = False) -> SliceIndex:
+        """`counters_everywhere`: up to 1.36 a slice with shared counters goes to every node."""
         on_node: dict[str, list[ReadSlice]] = {}
         shared: list[ReadSlice] = []
         for s in slices:
-            if not s.node_name or s.shared_counters:
+            if not s.node_name or (counters_everywhere and s.shared_counters):
                 shared.append(s)
             else:
                 on_node.setdefault(s.node_name, []).append(s)

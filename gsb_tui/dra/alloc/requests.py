@@ -25,6 +25,7 @@ class Req:
     admin_access: bool
     tolerations: tuple[Toleration, ...]
     capacity: Mapping[str, Amount] | None  # capacity.requests; None when not asked
+    derived: bool = False  # derivedAttributes given (1.37, DRADerivedAttributes)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def _req(name: str, spec: Mapping[str, Any]) -> Req:
         admin_access=bool(spec.get("adminAccess")),
         tolerations=tolerations(spec.get("tolerations")),
         capacity=capacity,
+        derived=bool(_l(spec.get("derivedAttributes"))),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.pools import Amount, Pool, SliceDevice
 from gsb_tui.dra.alloc.requests import Req
 from gsb_tui.dra.model import DeviceId
@@ -91,3 +92,16 @@ class RequestData:
     @property
     def name(self) -> str:
         return f"{self.parent}/{self.request.name}" if self.parent else self.request.name
+
+
+def runtime_error(features: Features, who: str, i: int, id: DeviceId, error: str) -> str:
+    """The allocator's words for a selector that failed on a device; 1.37 names the device
+    and (cel.EnhanceRuntimeError) hints at optional chaining for a missing key."""
+    if not features.since_137:
+        return f"{who}: selector #{i}: CEL runtime error: {error}"
+    if "no such key:" in error:
+        error += (
+            ". consider using CEL optional chaining (.? followed by orValue()) or guarding"
+            " the check with has() for optional fields"
+        )
+    return f"{who}: selector #{i} on device {id}: CEL runtime error: {error}"

@@ -80,7 +80,7 @@ def prepare(
     read = list(read)
     return Inputs(
         slices=read,
-        index=SliceIndex.of(read),
+        index=SliceIndex.of(read, counters_everywhere=not features.since_137),
         classes={str(_d(c.get("metadata")).get("name") or ""): c for c in classes},
         claims={
             (

@@ -1,11 +1,12 @@
 """The structured allocator's search: a first-fit search with backtracking over all requests
 of all claims a pod still needs, on one node.
 
-Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3, function by
-function (names in the comments): NewAllocator, Allocate, allocateOne, isSelectable,
-selectorsMatch, CmpRequestOverCapacity, allocateDevice, rollbackDevice, deviceInUse and
-friends. What each request needs is validate.py's, the counters counters.py's, taints
-taints.py's, constraints constraints.py's, the types results.py's.
+Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3–v0.37.2 (what
+changed by release: features.py), function by function (names in the comments): NewAllocator,
+Allocate, allocateOne, isSelectable, selectorsMatch, allocateDevice, rollbackDevice,
+deviceInUse and friends. What each request needs is validate.py's, the counters counters.py's,
+capacity capacity_check.py's, taints taints.py's, constraints constraints.py's, the types
+results.py's.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from gsb_tui.dra import cel
 from gsb_tui.dra.alloc import capacity as cap
+from gsb_tui.dra.alloc.capacity_check import CapacityCheck
 from gsb_tui.dra.alloc.constraints import Constraint
-from gsb_tui.dra.alloc.counters import CounterBook
+from gsb_tui.dra.alloc.counters import CounterBook, PoolKey
 from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.alloc.pools import (
@@ -28,7 +30,7 @@ from gsb_tui.dra.alloc.pools import (
     SliceIndex,
     gather_pools,
 )
-from gsb_tui.dra.alloc.requests import ClaimInput, Req
+from gsb_tui.dra.alloc.requests import ClaimInput
 from gsb_tui.dra.alloc.results import (
     MAX_RESULTS,
     AllocatedState,
@@ -39,6 +41,7 @@ from gsb_tui.dra.alloc.results import (
     PoolDevice,
     RequestData,
     Undecided,
+    runtime_error,
 )
 from gsb_tui.dra.alloc.taints import taint_prevents_allocation
 from gsb_tui.dra.alloc.validate import validate_claims
@@ -66,9 +69,8 @@ class Allocator:
         self.on_node = slices.on_node
         self.shared = slices.shared
         self.deadline = deadline
-        # availableCounters: per pool *name* (v1.36.3; two drivers' pools of one name share it)
-        self.available_counters: dict[str, dict[str, Counters]] = {}
-        self.overdrawn: dict[str, bool] = {}  # per pool name: some available counter < 0
+        self.available_counters: dict[PoolKey, dict[str, Counters]] = {}
+        self.overdrawn: dict[PoolKey, bool] = {}  # per pool: some available counter < 0
         self.invocations = 0
 
     def slices_for(self, node: NodeFacts) -> tuple[ReadSlice, ...]:
@@ -94,11 +96,17 @@ class _Run:
         self.pools: list[Pool] = []
         self.matches: dict[tuple[DeviceId, int, int, int], bool] = {}
         self.constraints: list[list[Constraint]] = [[] for _ in claims]
-        self.counters = CounterBook(owner.available_counters, owner.overdrawn, owner.state)
+        self.counters = CounterBook(
+            owner.available_counters,
+            owner.overdrawn,
+            owner.state,
+            owner.features.counters_by_pool_id,
+        )
         self.data: dict[tuple[int, int, int], RequestData] = {}
         self.results: list[list[DeviceResult]] = [[] for _ in claims]
         self.allocating: dict[DeviceId, set[int]] = {}
-        self.allocating_capacity: dict[DeviceId, dict[str, Amount]] = {}
+        self.capacity = CapacityCheck(owner.features, owner.state, [c.ref for c in claims])
+        self.allocating_capacity = self.capacity.allocating
 
     # -- Allocate ------------------------------------------------------------------------
 
@@ -110,7 +118,7 @@ class _Run:
         except ValueError as exc:
             raise AllocError(f"gather pool information: {exc}") from exc
         self.data, self.constraints = validate_claims(
-            self.claims, self.features, self.a.classes, self.pools, self._fits
+            self.claims, self.features, self.a.classes, self.pools, self._fits_all
         )
         try:
             done = self._allocate_one((0, 0, 0, 0), False, (0, 0, 0))
@@ -264,12 +272,12 @@ class _Run:
                 str(_d(_d(x).get("cel")).get("expression") or "")
                 for x in _l(_d(cls.get("spec")).get("selectors"))
             ]
-            if not self._selectors_match(key[0], device, f"class {name}", selectors):
+            if not self._selectors_match(id, device, f"class {name}", selectors):
                 self.matches[mkey] = False
                 return False
         claim = self.claims[key[0]]
         exprs = [x or "" for x in data.request.selectors]
-        if not self._selectors_match(key[0], device, f"claim {claim.ref}", exprs):
+        if not self._selectors_match(id, device, f"claim {claim.ref}", exprs):
             self.matches[mkey] = False
             return False
         if s.per_device and not node_matches(
@@ -281,7 +289,7 @@ class _Run:
         return True
 
     def _selectors_match(
-        self, ci: int, device: SliceDevice, who: str, selectors: Sequence[str]
+        self, id: DeviceId, device: SliceDevice, who: str, selectors: Sequence[str]
     ) -> bool:
         for i, expression in enumerate(selectors):
             try:
@@ -294,7 +302,7 @@ class _Run:
             if outcome.unfinished:
                 raise Undecided(outcome.error or "the time budget ran out")
             if outcome.error:
-                raise AllocError(f"{who}: selector #{i}: CEL runtime error: {outcome.error}")
+                raise AllocError(runtime_error(self.features, who, i, id, outcome.error))
             if not outcome.matched:
                 return False
         return True
@@ -306,31 +314,26 @@ class _Run:
     ) -> bool:
         """Selectable, and (ConsumableCapacity) the request's capacity fits what is left; a
         capacity the device lacks only rules it out, as upstream skips it."""
-        if not self._is_selectable(key, data, s, device):
-            return False
-        if not self.features.consumable_capacity:
-            return True
-        try:
-            return self._over_capacity_ok(data.request, device)
-        except cap.UnknownCapacity:
-            return False
+        return self._is_selectable(key, data, s, device) and (
+            not self.features.consumable_capacity
+            or self.capacity.ok(key[0], data.request, device, "checking")
+        )
 
-    def _over_capacity_ok(self, request: Req, device: SliceDevice) -> bool:
-        """CmpRequestOverCapacity (the allocator's method)."""
-        return cap.request_over_capacity(
-            self.a.state.capacity.get(device.id),
-            request.capacity,
-            device.capacity,
-            self.allocating_capacity.get(device.id),
+    def _fits_all(
+        self, key: tuple[int, int, int], data: RequestData, s: ReadSlice, device: SliceDevice
+    ) -> bool:
+        """An All request's candidates: up to 1.36 as the search's; from 1.37 by the device's
+        static capacity only (one used up stays in the list, and the request fails)."""
+        if not self.features.since_137:
+            return self._fits(key, data, s, device)
+        return self._is_selectable(key, data, s, device) and (
+            not self.features.consumable_capacity
+            or self.capacity.ok(key[0], data.request, device, "checking", static=True)
         )
 
     def _in_use(self, id: DeviceId) -> bool:
         """deviceInUse."""
         return id in self.a.state.devices or bool(self.allocating.get(id))
-
-    def _capacity_in_use(self, id: DeviceId) -> bool:
-        """deviceCapacityInUse."""
-        return id in self.a.state.capacity or id in self.allocating_capacity
 
     # -- allocateDevice ------------------------------------------------------------------
 
@@ -350,7 +353,7 @@ class _Run:
             return False, None
         if not self.features.partitionable_devices and device.consumes:
             return False, None
-        skip_counters = multiple and self._capacity_in_use(id)
+        skip_counters = multiple and self.capacity.in_use(id)
         counters_reserved = False
         if not skip_counters and device.consumes:
             if not self.counters.reserve(pd):
@@ -398,15 +401,12 @@ class _Run:
         consumed: dict[str, Amount] = {}
         share = False
         if self.features.consumable_capacity:
-            try:
-                fits = self._over_capacity_ok(request, device)
-            except cap.UnknownCapacity:
-                fits = False
-            if not fits:
+            # An AllocError from these stops the whole attempt: nothing to roll back for.
+            if not self.capacity.ok(ci, request, device, "rechecking"):
                 rollback()
                 return False, None
             if multiple:
-                consumed = cap.consumed_from_request(request.capacity, device.capacity)
+                consumed = self.capacity.consumed(ci, request, device)
                 share = True
                 existed = id in self.allocating_capacity
                 cap.add_share(self.allocating_capacity, id, consumed)

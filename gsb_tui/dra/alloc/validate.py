@@ -19,6 +19,15 @@ from gsb_tui.snapshot import Obj
 Fits = Callable[[tuple[int, int, int], RequestData, ReadSlice, SliceDevice], bool]
 
 
+def _count(claim: ClaimInput, request: str, adding: int, counted: int, features: Features) -> None:
+    """From v1.36.5 the claim limit is checked as each request is counted (no overflow)."""
+    if features.claim_limit_per_request and adding > MAX_RESULTS - counted:
+        raise AllocError(
+            f"claim {claim.ref}, request {request}: adding {adding} devices exceeds the claim "
+            f"limit of {MAX_RESULTS}, with {counted} already accounted for"
+        )
+
+
 def validate_claims(
     claims: Sequence[ClaimInput],
     features: Features,
@@ -58,6 +67,7 @@ def validate_claims(
                     )
                     data_by[(ci, ri, si)] = data
                     fewest = data.num_devices if fewest is None else min(fewest, data.num_devices)
+                _count(claim, request.name, fewest or 0, min_devices, features)
                 min_devices += fewest or 0
             else:
                 if request.exactly is None:
@@ -68,8 +78,9 @@ def validate_claims(
                     claim, features, classes, pools, fits, request.exactly, "", (ci, ri, 0)
                 )
                 data_by[(ci, ri, 0)] = data
+                _count(claim, request.name, data.num_devices, min_devices, features)
                 min_devices += data.num_devices
-        if min_devices > MAX_RESULTS:
+        if min_devices > MAX_RESULTS:  # up to v1.36.4; later ones stopped at the request
             raise AllocError(
                 f"claim {claim.ref}: number of requested devices {min_devices} exceeds "
                 f"the claim limit of {MAX_RESULTS}"
@@ -78,7 +89,7 @@ def validate_claims(
             if c.kind == "matchAttribute":
                 constraints[ci].append(MatchAttribute(c))
             elif c.kind == "distinctAttribute":
-                constraints[ci].append(DistinctAttribute(c))
+                constraints[ci].append(DistinctAttribute(c, by_list=features.since_137))
             else:
                 raise AllocError(
                     f"claim {claim.ref}, constraint #{i}: empty constraint "
@@ -99,6 +110,11 @@ def validate_request(
 ) -> RequestData:
     """validateDeviceRequest."""
     data = RequestData(request, parent, None)
+    if request.derived and features.since_137:  # only "experimental" computes them
+        raise AllocError(
+            f"claim {claim.ref}, request {request.name}: cannot handle request with derived "
+            "attributes, the feature is disabled"
+        )
     for i, selector in enumerate(request.selectors):
         if selector is None:
             raise AllocError(
