@@ -28,7 +28,6 @@ from gsb_tui.cluster.rest import Rest, RestError
 from tests.alloc_shapes import RULES_API, Shape
 
 RESOURCE = "/apis/resource.k8s.io/v1"
-RULES = f"/apis/{RULES_API}/devicetaintrules"
 THREADS = 8
 SETTLE_S = 1.0  # a refusal must stand this long (the scheduler may not have seen all yet)
 # A pod the DynamicResources PreEnqueue keeps out of the queue (a claim it names does not
@@ -62,8 +61,8 @@ def path_of(obj: dict[str, Any]) -> str:
         return f"{RESOURCE}/resourceslices"
     if kind == "DeviceClass":
         return f"{RESOURCE}/deviceclasses"
-    if kind == "DeviceTaintRule":
-        return RULES
+    if kind == "DeviceTaintRule":  # at the version the shape names (alloc_shapes.on_release)
+        return f"/apis/{obj.get('apiVersion') or RULES_API}/devicetaintrules"
     if kind == "ResourceClaim":
         return _claims(meta["namespace"])
     if kind == "Pod":

@@ -25,6 +25,7 @@ every other code whose removal alone would let the pod fit ("Lift" in the model)
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import uuid
 from collections.abc import Iterator
@@ -131,6 +132,16 @@ def generate(seed: int, index: int) -> Shape:
         if built is not None:
             return built
     raise AssertionError(f"shape {seed}/{index}: no consistent shape in {ATTEMPTS} draws")
+
+
+def on_release(shape: Shape, release: str) -> Shape:
+    """The shape as a server of `release` takes it: from 1.37 DeviceTaintRules at
+    resource.k8s.io/v1 (v1beta2 is off by default; a rule without deviceSelector selects no
+    device there)."""
+    if release == "1.36" or not shape.rules:
+        return shape
+    rules = [{**r, "apiVersion": "resource.k8s.io/v1"} for r in shape.rules]
+    return dataclasses.replace(shape, rules=rules)
 
 
 def snapshot(shape: Shape) -> dict[str, Any]:

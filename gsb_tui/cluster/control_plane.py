@@ -196,7 +196,7 @@ class ControlPlane:
             "devices_per_node": settings.devices,
             "profiles": list(settings.profiles),
             "feature_gates": profiles.feature_gates(settings.profiles),
-            "runtime_config": profiles.runtime_config(settings.profiles),
+            "runtime_config": profiles.runtime_config(settings.profiles, settings.kube),
             "controllers": flags.controllers(settings.profiles),
             "audit_log": str(self.log_dir / "audit.log") if settings.audit else "",
             "timings_s": timings.phases,
@@ -229,7 +229,14 @@ class ControlPlane:
         log(t("cluster.starting", component="kube-apiserver", url=server))
         audit_log = self.log_dir / "audit.log" if settings.audit else None
         args = flags.apiserver(
-            bins, etcd_url, ports["apiserver"], self.pki, pki, settings.profiles, audit_log
+            bins,
+            etcd_url,
+            ports["apiserver"],
+            self.pki,
+            pki,
+            settings.profiles,
+            audit_log,
+            settings.kube,
         )
         procs["kube-apiserver"] = self._spawn("kube-apiserver", args)
         crt = self.pki / "apiserver.crt"
@@ -260,7 +267,7 @@ class ControlPlane:
             )
         )
         if settings.profiles != profiles.DEFAULT:
-            extra = [*profiles.apiserver_flags(settings.profiles)]
+            extra = [*profiles.apiserver_flags(settings.profiles, settings.kube)]
             extra += [f"+{c}" for c in profiles.controllers(settings.profiles)]
             shown = " ".join(extra) or "-"
             log(t("cluster.profiles", profiles=",".join(settings.profiles), flags=shown))

@@ -54,8 +54,10 @@ def apiserver(
     pki: Pki,
     names: tuple[str, ...],
     audit_log: Path | None,
+    release: str = "1.36",
 ) -> list[str]:
-    """`names`: the profiles; `audit_log`: where write requests are logged (None: nowhere)."""
+    """`names`: the profiles; `audit_log`: where write requests are logged (None: nowhere);
+    `release`: the Kubernetes minor (what it serves by default differs)."""
     args = [
         str(bins.apiserver),
         f"--etcd-servers={etcd_url}",
@@ -71,7 +73,7 @@ def apiserver(
         "--service-cluster-ip-range=10.96.0.0/16",
         # Nobody runs the node lifecycle controller, which would lift the not-ready taint.
         "--disable-admission-plugins=TaintNodesByCondition",
-        *profiles.apiserver_flags(names),
+        *profiles.apiserver_flags(names, release),
     ]
     if audit_log is not None:
         args += [

@@ -114,8 +114,16 @@ def feature_gates(names: Iterable[str]) -> list[str]:
     return _union(PROFILES[n].gates for n in names)
 
 
-def runtime_config(names: Iterable[str]) -> list[str]:
-    return _union(PROFILES[n].runtime_config for n in names)
+# From 1.37 DeviceTaintRule is GA and served at resource.k8s.io/v1 by default: the taints
+# profile asks for v1beta2 only on 1.36 (1.37 keeps v1beta2 off; nothing here needs it there).
+SERVED_FROM_137 = frozenset({"resource.k8s.io/v1beta2=true"})
+
+
+def runtime_config(names: Iterable[str], release: str = "1.36") -> list[str]:
+    config = _union(PROFILES[n].runtime_config for n in names)
+    if release != "1.36":
+        config = [c for c in config if c not in SERVED_FROM_137]
+    return config
 
 
 def controllers(names: Iterable[str]) -> list[str]:
@@ -132,7 +140,7 @@ def gate_flags(names: Iterable[str]) -> list[str]:
     return [f"--feature-gates={','.join(f'{g}=true' for g in gates)}"] if gates else []
 
 
-def apiserver_flags(names: Iterable[str]) -> list[str]:
+def apiserver_flags(names: Iterable[str], release: str = "1.36") -> list[str]:
     names = list(names)
-    config = runtime_config(names)
+    config = runtime_config(names, release)
     return gate_flags(names) + ([f"--runtime-config={','.join(config)}"] if config else [])

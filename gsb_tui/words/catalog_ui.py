@@ -180,6 +180,7 @@ UI: dict[str, tuple[str, str]] = {
     "header.last-event": ("last event", "마지막 이벤트"),
     "header.no-events": ("no events yet", "아직 이벤트 없음"),
     "header.stopped": ("source stopped", "감시가 멈춤"),
+    "header.judged-as": ("(judged as {release})", "({release} 기준으로 판단)"),
     "age.now": ("just now", "방금"),
     "age.s": ("{n}s ago", "{n}초 전"),
     "age.m": ("{n}m ago", "{n}분 전"),

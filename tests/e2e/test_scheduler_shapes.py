@@ -29,19 +29,24 @@ from typing import Any
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
+from gsb_tui.cluster.releases import RELEASES
 from gsb_tui.cluster.rest import Rest
 from tests import alloc_apply, alloc_shapes
 from tests.e2e.conftest import REPO, practice_cluster
 
 SEED = int(os.environ.get("GSB_SHAPES_SEED") or 1202)
 COUNT = int(os.environ.get("GSB_SHAPES_COUNT") or 30)
+# The other releases the practice cluster builds run fewer shapes (their own, from elsewhere
+# in the seed's sequence): each is a control plane more in CI.
+COUNT_OTHER = int(os.environ.get("GSB_SHAPES_COUNT_OTHER") or 10)
+FIRST_OTHER = 5000
 REPEAT = int(os.environ.get("GSB_SHAPES_REPEAT") or 1)  # >1: apply each shape again (stability)
 PROFILES = ("lab", "partitions", "shared", "taints")
 GSB_TUI = REPO / ".venv" / "bin" / "gsb-tui"
 WHY_TIMEOUT_S = 60
 OUTCOME_TIMEOUT_S = 30
 # Every shape is judged in the module's fixture: about 3 s a shape, 8 s a repeated one.
-pytestmark = pytest.mark.timeout(max(600, 20 * COUNT * REPEAT))
+pytestmark = pytest.mark.timeout(max(600, 20 * max(COUNT, COUNT_OTHER) * REPEAT))
 
 
 @dataclass
@@ -68,6 +73,7 @@ class Row:
 
 @dataclass
 class Run:
+    release: str
     cp: ControlPlane
     rest: Rest
     why: bool
@@ -107,7 +113,7 @@ def ask_why(kubeconfig: Path, pod: str) -> tuple[dict[str, Any] | None, str]:
 def judge_shape(run: Run, shape: alloc_shapes.Shape, rows: list[Row] | None) -> list[Row]:
     """Apply, predict, ungate, read the outcome, clean; one row per judged pod."""
     rest = run.rest
-    alloc_apply.apply(rest, shape)
+    alloc_apply.apply(rest, alloc_shapes.on_release(shape, run.release))
     out = rows if rows is not None else [Row(shape, pod) for pod in shape.judged]
     try:
         for row in out:
@@ -123,14 +129,25 @@ def judge_shape(run: Run, shape: alloc_shapes.Shape, rows: list[Row] | None) -> 
                 row.again.append(result)
     finally:
         # the namespace controller takes ~5 s a namespace: wait only if the shape comes again
-        run.terminating += alloc_apply.clean(rest, shape, wait_namespaces=REPEAT > 1)
+        run.terminating += alloc_apply.clean(
+            rest, alloc_shapes.on_release(shape, run.release), wait_namespaces=REPEAT > 1
+        )
     return out
 
 
-@pytest.fixture(scope="module")
+def _shapes(release: str) -> Iterator[alloc_shapes.Shape]:
+    if release == "1.36":
+        yield from alloc_shapes.shapes(SEED, COUNT)
+        return
+    for index in range(FIRST_OTHER, FIRST_OTHER + COUNT_OTHER):
+        yield alloc_shapes.generate(SEED, index)
+
+
+@pytest.fixture(scope="module", params=sorted(RELEASES))
 def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
-    settings = Settings(nodes=1, profiles=PROFILES, audit=False)
-    with practice_cluster(request, tmp_path_factory, settings, "shapes") as cp:
+    release = request.param
+    settings = Settings(nodes=1, profiles=PROFILES, audit=False, kube=release)
+    with practice_cluster(request, tmp_path_factory, settings, f"shapes-{release}") as cp:
         rest = cp.rest()
         for node in rest.get("/api/v1/nodes")["items"]:
             rest.request(
@@ -139,8 +156,8 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
                 {"spec": {"unschedulable": True}},
             )
         started = time.monotonic()
-        state = Run(cp, rest, why_available())
-        for shape in alloc_shapes.shapes(SEED, COUNT):
+        state = Run(release, cp, rest, why_available())
+        for shape in _shapes(release):
             rows = judge_shape(state, shape, None)
             for _ in range(REPEAT - 1):
                 judge_shape(state, shape, rows)
@@ -158,7 +175,7 @@ def short(text: str, width: int) -> str:
 
 def print_table(run: Run) -> None:
     print(
-        f"\n[shapes] seed {SEED}, {COUNT} shapes, {len(run.rows)} judged pods, "
+        f"\n[shapes {run.release}] seed {SEED}, {len(run.rows)} judged pods, "
         f"{run.seconds} s (why: {'yes' if run.why else 'not available'})"
     )
     print(f"{'shape':>9}  {'pod':<28} {'built for':<26} {'prediction':<34} outcome")
@@ -220,13 +237,14 @@ def test_why_predicts_the_scheduler(run: Run) -> None:
 
 
 def test_oracle_agrees_with_the_scheduler(run: Run) -> None:
-    from tests.alloc_oracle import run_oracle
+    from tests.alloc_oracle import for_release, run_oracle
 
     wrong = []
     seen: dict[str, dict[str, Any]] = {}
     for r in run.rows:
         if r.shape.name not in seen:
-            seen[r.shape.name] = run_oracle(alloc_shapes.snapshot(r.shape))["pods"]
+            snap = for_release(alloc_shapes.snapshot(r.shape), run.release)
+            seen[r.shape.name] = run_oracle(snap, release=run.release)["pods"]
         verdict = seen[r.shape.name].get(r.pod) or {}
         if bool(verdict.get("fits")) != r.placed:
             wrong.append(

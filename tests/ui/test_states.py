@@ -228,3 +228,19 @@ async def test_ledger_names_the_claims_pods_wait_for_not_unused_ones() -> None:
         assert "waited-for wants 1" in ledger
         assert "unused" not in ledger
         assert {k[1] for k in app.dashboard.claims.visible_keys()} == {"waited-for", "unused"}
+
+
+async def test_the_header_names_the_servers_kubernetes_and_how_it_is_judged() -> None:
+    source = ScriptedSource()
+    app = make_app(source)
+    async with app.run_test(size=(120, 24)) as pilot:
+        for kind in Kind:
+            source.push(*synced(kind))
+        source.push(Change(Kind.NODES, "SERVER", label="v1.37.2"))
+        header = app.dashboard.query_one("#header")
+        await wait_until(pilot, lambda: "k8s v1.37.2" in str(header.render()))
+        assert "judged as" not in str(header.render())  # a release mirrored as it is
+        source.push(Change(Kind.NODES, "SERVER", label="v1.38.0-beta.0"))
+        await wait_until(
+            pilot, lambda: "v1.38.0-beta.0 (judged as v1.37.2)" in str(header.render())
+        )

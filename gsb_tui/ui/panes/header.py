@@ -8,6 +8,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widget import Widget
 
+from gsb_tui.dra.alloc.features import features_for, mirrored
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, REQUIRED_KINDS, Kind, KindState, Snapshot
 from gsb_tui.words import text
@@ -99,6 +100,16 @@ class StatusHeader(Widget):
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(" gsb-tui ", style="bold reverse")
         line.append(" ")
+        version = self.snapshot.server_version if self.snapshot is not None else ""
+        if version:  # the Kubernetes the answers are decided for (dra/alloc/features.py)
+            line.append("k8s ", style="dim")
+            line.append(version, style="" if mirrored(version) else "yellow")
+            if not mirrored(version):
+                line.append(
+                    " " + text(self.lang, "header.judged-as", release=features_for(version).name),
+                    style="yellow",
+                )
+            line.append("  ")
         if info.live:
             line.append("context ", style="dim")
             line.append(info.context, style="bold")
