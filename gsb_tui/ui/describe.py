@@ -319,6 +319,14 @@ def describe_slice(view: DraView, slice_: Slice, lang: str = "en") -> Text:
         count=slice_.slice_count,
     )
     out.append(f"{where}\n")
+    spec = slice_.raw.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    for field in ("partitionTypeAttribute", "skipNodeOperations"):  # 1.37, alpha gates
+        value = spec.get(field)
+        if value:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            out.append(f"{field} ", style="dim")
+            out.append(f"{shown}\n")
     for line in counter_lines(view, slice_, lang):
         out.append(f"{line}\n", style="cyan")
     if slice_.shared_counters and not slice_.devices:

@@ -171,11 +171,19 @@ def counter_lines(view: DraView, slice_: Slice, lang: str) -> list[str]:
 
 
 def device_features(device: Device, per_device: bool = False) -> list[tuple[str, str]]:
-    """A device's DRA 1.36 fields as (field, value), named as the driver published them."""
+    """A device's DRA 1.36 and 1.37 fields as (field, value), named as the driver published
+    them (1.37: compatibilityGroups, nodeAllocatableResources)."""
     fields = []
-    for use in device.consumes:
+    raw_uses = [u for u in device.raw.get("consumesCounters") or () if isinstance(u, dict)]
+    for i, use in enumerate(device.consumes):
         amounts = " ".join(f"{k}={v}" for k, v in use.counters.items())
+        groups = raw_uses[i].get("compatibilityGroups") if i < len(raw_uses) else None
+        if isinstance(groups, list) and groups:
+            amounts += " compatibilityGroups=" + ",".join(str(g) for g in groups)
         fields.append(("consumesCounters", f"{use.counter_set} {amounts}".strip()))
+    node_resources = device.raw.get("nodeAllocatableResources")
+    if isinstance(node_resources, dict) and node_resources:
+        fields.append(("nodeAllocatableResources", ", ".join(sorted(map(str, node_resources)))))
     if device.multiple:
         fields.append(("allowMultipleAllocations", "true"))
     if device.taints:

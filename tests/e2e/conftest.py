@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -11,9 +13,14 @@ from pathlib import Path
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
+from gsb_tui.cluster.releases import DEFAULT_RELEASE
 
 REPO = Path(__file__).resolve().parents[2]
 KEPT_LOGS = REPO / ".e2e-logs"
+# GSB_E2E_KUBE=1.37 runs the clusters of the default release on another one instead (the whole
+# end-to-end suite on that release; the tests that name a release keep theirs only if it is not
+# the default).
+E2E_KUBE = os.environ.get("GSB_E2E_KUBE") or DEFAULT_RELEASE
 
 
 @contextlib.contextmanager
@@ -24,6 +31,8 @@ def practice_cluster(
     name: str = "cluster",
 ) -> Iterator[ControlPlane]:
     """A control plane for the fixture's scope; its logs are kept if a test failed."""
+    if settings.kube == DEFAULT_RELEASE and E2E_KUBE != DEFAULT_RELEASE:
+        settings = dataclasses.replace(settings, kube=E2E_KUBE)
     cp = ControlPlane(tmp_path_factory.mktemp(name))
     started = time.monotonic()
     cp.up(settings, log=lambda m: print(f"[{name}] {m}"))

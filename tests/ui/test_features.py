@@ -580,3 +580,26 @@ async def test_a_slice_of_many_devices_is_listed_in_one_line() -> None:
         assert len(compact[0].lines) == 2
         assert "dev-" not in compact[0].lines[1].plain  # one line, no device list
         assert str(compact[0].render_line(1).text).rstrip() != ""
+
+
+def test_the_137_fields_are_shown_as_the_driver_published_them() -> None:
+    """compatibilityGroups, nodeAllocatableResources on a device; partitionTypeAttribute and
+    skipNodeOperations on its slice (1.37's alpha fields, kept only when their gate is on)."""
+    from gsb_tui.dra.model import parse_slice
+    from gsb_tui.dra.view import build_view
+    from gsb_tui.snapshot import Snapshot
+    from gsb_tui.ui.describe import describe_slice
+    from gsb_tui.ui.features import device_features
+    from tests.unit.test_release_differences import compatibility_groups
+
+    raw = compatibility_groups()["slices"][0]
+    raw["spec"]["partitionTypeAttribute"] = "gpu.example.com/profile"
+    raw["spec"]["skipNodeOperations"] = ["Prepare"]
+    raw["spec"]["devices"][1]["nodeAllocatableResources"] = {"memory": {"overhead": "1Gi"}}
+    parsed = parse_slice(raw)
+    fields = dict(device_features(parsed.devices[0]))
+    assert fields["consumesCounters"] == "gpu-set units=1 compatibilityGroups=full"
+    assert dict(device_features(parsed.devices[1]))["nodeAllocatableResources"] == "memory"
+    shown = describe_slice(build_view(Snapshot()), parsed).plain
+    assert "partitionTypeAttribute gpu.example.com/profile" in shown
+    assert "skipNodeOperations Prepare" in shown

@@ -203,3 +203,31 @@ def test_each_release_is_decided_as_its_own_allocator_decides(case: str) -> None
         seen[release] = (want["fits"], want["error"])
     if differs:
         assert len(set(seen.values())) == len(seen), seen
+
+
+def test_slices_stored_with_compatibility_groups_make_the_answer_not_decided() -> None:
+    """The API server keeps compatibilityGroups only with DRADeviceCompatibilityGroups on; then
+    the scheduler runs the allocator variant not mirrored here: "not decided", never a guess."""
+    from gsb_tui.dra.alloc.features import features_for
+    from gsb_tui.dra.alloc.from_view import stored_gates
+    from gsb_tui.dra.alloc.pools import read_slice
+    from gsb_tui.dra.alloc.scheduler import judge_pod, prepare
+
+    snap = compatibility_groups()
+    read = [read_slice(s, {}) for s in snap["slices"]]
+    assert stored_gates(features_for("v1.36.5"), read).compatibility_groups is False
+    features = stored_gates(features_for("v1.37.2"), read)
+    assert features.compatibility_groups is True
+    inputs = prepare(
+        snap["slices"], snap["classes"], snap["claims"], snap["nodes"], features=features
+    )
+    judged = judge_pod(snap["pods"][0], inputs)
+    assert judged.fits is None
+    verdict = judged.per_node[NODE]
+    assert verdict.stage == "undecided" and "DRADeviceCompatibilityGroups" in verdict.detail
+    # without groups the same cluster is decided as before
+    plain = _snap([resource_slice(NODE, devices=2)], [claim("wanted", 1)])
+    inputs = prepare(
+        plain["slices"], plain["classes"], plain["claims"], plain["nodes"], features=features
+    )
+    assert judge_pod(plain["pods"][0], inputs).fits is True

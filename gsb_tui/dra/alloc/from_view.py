@@ -9,8 +9,9 @@ The features are those of the server's release (features_for), the default one w
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
-from gsb_tui.dra.alloc.features import features_for
+from gsb_tui.dra.alloc.features import Features, features_for
 from gsb_tui.dra.alloc.pools import ReadSlice, read_slice
 from gsb_tui.dra.alloc.scheduler import Inputs, prepare
 from gsb_tui.dra.alloc.state import rule_taints
@@ -20,6 +21,16 @@ from gsb_tui.snapshot import Kind
 
 _read: dict[int, tuple[Slice, tuple[TaintRule, ...], ReadSlice]] = {}
 _lock = threading.Lock()
+
+
+def stored_gates(features: Features, read: list[ReadSlice]) -> Features:
+    """What the stored objects say of the cluster's gates: the API server drops
+    compatibilityGroups unless DRADeviceCompatibilityGroups is on, so a stored slice naming
+    them means the gate is on (and the scheduler runs the allocator this package does not
+    mirror for them: those answers are "not decided", never a guess)."""
+    if features.since_137 and any(s.compatibility_groups for s in read):
+        return replace(features, compatibility_groups=True)
+    return features
 
 
 def inputs_of(view: DraView) -> Inputs:
@@ -44,6 +55,6 @@ def inputs_of(view: DraView) -> Inputs:
         claims=list(snap.items(Kind.CLAIMS)),
         nodes=list(snap.items(Kind.NODES)),
         rules=rules,
-        features=features_for(snap.server_version),
+        features=stored_gates(features_for(snap.server_version), read),
         read=read,
     )

@@ -105,3 +105,12 @@ def runtime_error(features: Features, who: str, i: int, id: DeviceId, error: str
             " the check with has() for optional fields"
         )
     return f"{who}: selector #{i} on device {id}: CEL runtime error: {error}"
+
+
+def not_mirrored(features: Features, pools: list[Pool]) -> None:
+    """Undecided where the scheduler runs the "experimental" allocator (not mirrored): pools
+    whose devices name compatibility groups while DRADeviceCompatibilityGroups is on."""
+    if features.compatibility_groups and any(
+        s.compatibility_groups for p in pools for s in p.slices_targeting_node
+    ):
+        raise Undecided("DRADeviceCompatibilityGroups is on: that allocator is not mirrored")

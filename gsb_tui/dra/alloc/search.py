@@ -1,12 +1,10 @@
 """The structured allocator's search: a first-fit search with backtracking over all requests
 of all claims a pod still needs, on one node.
 
-Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3–v0.37.2 (what
-changed by release: features.py), function by function (names in the comments): NewAllocator,
-Allocate, allocateOne, isSelectable, selectorsMatch, allocateDevice, rollbackDevice,
-deviceInUse and friends. What each request needs is validate.py's, the counters counters.py's,
-capacity capacity_check.py's, taints taints.py's, constraints constraints.py's, the types
-results.py's.
+Mirrors `structured/internal/incubating/allocator_incubating.go` at v0.36.3–v0.37.2 (release
+differences: features.py), function by function: NewAllocator, Allocate, allocateOne,
+isSelectable, selectorsMatch, allocateDevice, rollbackDevice, deviceInUse and friends. Beside
+it: validate.py, counters.py, capacity_check.py, taints.py, constraints.py, results.py.
 """
 
 from __future__ import annotations
@@ -41,6 +39,7 @@ from gsb_tui.dra.alloc.results import (
     PoolDevice,
     RequestData,
     Undecided,
+    not_mirrored,
     runtime_error,
 )
 from gsb_tui.dra.alloc.taints import taint_prevents_allocation
@@ -117,6 +116,7 @@ class _Run:
             )
         except ValueError as exc:
             raise AllocError(f"gather pool information: {exc}") from exc
+        not_mirrored(self.features, self.pools)
         self.data, self.constraints = validate_claims(
             self.claims, self.features, self.a.classes, self.pools, self._fits_all
         )
