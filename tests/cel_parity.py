@@ -25,6 +25,8 @@ from pathlib import Path
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.lab_run import kubectl
 from gsb_tui.cluster.rest import RestError
+from gsb_tui.dra.alloc.features import features_for
+from gsb_tui.dra.alloc.results import enhance_runtime_error
 from gsb_tui.dra.cel import CelCompileError, CelUnsupportedError, compile_selector, evaluate_all
 from gsb_tui.dra.view import DraView
 
@@ -143,7 +145,14 @@ def gsb_tui(view: DraView, expression: str) -> Judged:
         return Judged(False, exc.message)
     class_selectors = list(view.classes[CLASS].selectors)
     outcomes = evaluate_all([*class_selectors, expression], view.devices)
-    errors = sorted({_SELECTOR.sub("", o.error) for o in outcomes.values() if o.error})
+    features = features_for(view.snapshot.server_version)  # 1.37 words runtime errors more
+    errors = sorted(
+        {
+            enhance_runtime_error(features, _SELECTOR.sub("", o.error))
+            for o in outcomes.values()
+            if o.error
+        }
+    )
     matched = frozenset(d.device for d, o in outcomes.items() if o.matched)
     return Judged(True, " | ".join(errors), matched=matched)
 

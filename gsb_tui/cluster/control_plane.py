@@ -194,6 +194,7 @@ class ControlPlane:
             "ports": ports,
             "nodes": seed.node_names(settings.node_prefix, settings.nodes),
             "devices_per_node": settings.devices,
+            "kube": settings.kube,
             "profiles": list(settings.profiles),
             "feature_gates": profiles.feature_gates(settings.profiles),
             "runtime_config": profiles.runtime_config(settings.profiles, settings.kube),

@@ -18,6 +18,7 @@ import pytest
 
 from gsb_tui.cluster import profiles
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
+from gsb_tui.cluster.releases import RELEASES
 from gsb_tui.cluster.rest import Rest, RestError
 from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.cluster.seed_profiles import binary_quantity
@@ -27,7 +28,6 @@ NS = LAB_NAMESPACE
 RESOURCE = "/apis/resource.k8s.io/v1"
 CLAIMS = f"{RESOURCE}/namespaces/{NS}/resourceclaims"
 PODS = f"/api/v1/namespaces/{NS}/pods"
-RULES = "/apis/resource.k8s.io/v1beta2/devicetaintrules"
 ALL = tuple(profiles.PROFILES)
 BINDING_DELAY = 2.0
 UNSCHEDULABLE = "cannot allocate all claims"
@@ -173,8 +173,10 @@ def test_the_cluster_serves_what_the_profiles_publish(cp: ControlPlane, rest: Re
     info = cp.info()
     assert info["profiles"] == list(ALL)
     assert "device-taint-eviction-controller" in info["controllers"]
-    assert "resource.k8s.io/v1beta2=true" in info["runtime_config"]
-    served = rest.get("/apis/resource.k8s.io/v1beta2")["resources"]
+    rules_api = RELEASES[info["kube"]].rules_api
+    # 1.36 serves rules at v1beta2 only when asked to; 1.37 at v1 by default
+    assert ("resource.k8s.io/v1beta2=true" in info["runtime_config"]) is (info["kube"] == "1.36")
+    served = rest.get(f"/apis/{rules_api}")["resources"]
     assert "devicetaintrules" in {r["name"] for r in served}
     by_pool: dict[str, list[dict[str, Any]]] = {}
     for s in slices(rest):
@@ -255,7 +257,7 @@ def test_claims_share_a_device_until_its_capacity_is_used(rest: Rest) -> None:
     assert UNSCHEDULABLE in message
 
 
-def test_a_taint_keeps_claims_away_unless_tolerated(rest: Rest) -> None:
+def test_a_taint_keeps_claims_away_unless_tolerated(cp: ControlPlane, rest: Rest) -> None:
     pool, devices = pool_devices(rest, "-taints")
     device = next(
         d for d in devices if any(t["effect"] == "NoSchedule" for t in d.get("taints", []))
@@ -273,9 +275,11 @@ def test_a_taint_keeps_claims_away_unless_tolerated(rest: Rest) -> None:
     result = results(rest, "prof-taint-yes")[0]
     assert result["device"] == device["name"] and result["tolerations"] == [toleration]
 
-    # A DeviceTaintRule (v1beta2) with NoExecute: the eviction controller deletes the pod.
+    # A DeviceTaintRule (where the release serves it) with NoExecute: the eviction controller
+    # deletes the pod.
+    rules_api = RELEASES[cp.info()["kube"]].rules_api
     rule = {
-        "apiVersion": "resource.k8s.io/v1beta2",
+        "apiVersion": rules_api,
         "kind": "DeviceTaintRule",
         "metadata": {"name": "prof-drain"},
         "spec": {
@@ -283,7 +287,8 @@ def test_a_taint_keeps_claims_away_unless_tolerated(rest: Rest) -> None:
             "taint": {"key": "example.com/drain", "value": "now", "effect": "NoExecute"},
         },
     }
-    rest.create(RULES, rule)
+    rules = f"/apis/{rules_api}/devicetaintrules"
+    rest.create(rules, rule)
     try:
 
         def evicted() -> bool:
@@ -298,11 +303,11 @@ def test_a_taint_keeps_claims_away_unless_tolerated(rest: Rest) -> None:
         assert "DeviceTaintManagerEviction" in event_reasons(rest, "prof-taint-yes")
         status = eventually(
             "the rule's EvictionInProgress condition",
-            lambda: rest.get(f"{RULES}/prof-drain").get("status", {}).get("conditions"),
+            lambda: rest.get(f"{rules}/prof-drain").get("status", {}).get("conditions"),
         )
         assert status[0]["type"] == "EvictionInProgress"
     finally:
-        rest.delete(f"{RULES}/prof-drain")
+        rest.delete(f"{rules}/prof-drain")
 
 
 def test_the_pod_binds_once_the_driver_reports_the_device_ready(rest: Rest) -> None:

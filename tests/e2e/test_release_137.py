@@ -105,7 +105,8 @@ def test_a_v1_rule_taints_a_device_and_why_names_it(cp: ControlPlane) -> None:
         said = gsb(cp, "why", f"{ns}/{name}")
         assert said["fits"] is False and said["server_version"] == "v1.37.2"
         assert "tainted" in {b["code"] for b in said["blockers"]}, said
-        assert "other-version" in {n["code"] for n in said["notes"]}
+        assert "other-version" not in {n["code"] for n in said["notes"]}  # mirrored as it is
+        assert said["mirrors"] == "v1.37.2"
         ungate(rest, f"{ns}/{name}")
         verdict, words = outcome(rest, f"{ns}/{name}", 60)
         assert verdict == "refused" and "cannot allocate all claims" in words

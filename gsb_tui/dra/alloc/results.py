@@ -94,16 +94,21 @@ class RequestData:
         return f"{self.parent}/{self.request.name}" if self.parent else self.request.name
 
 
+def enhance_runtime_error(features: Features, error: str) -> str:
+    """cel.EnhanceRuntimeError (1.37): a missing key gets a hint at optional chaining."""
+    if not features.since_137 or "no such key:" not in error:
+        return error
+    return error + (
+        ". consider using CEL optional chaining (.? followed by orValue()) or guarding"
+        " the check with has() for optional fields"
+    )
+
+
 def runtime_error(features: Features, who: str, i: int, id: DeviceId, error: str) -> str:
-    """The allocator's words for a selector that failed on a device; 1.37 names the device
-    and (cel.EnhanceRuntimeError) hints at optional chaining for a missing key."""
+    """The allocator's words for a selector that failed on a device (1.37 names the device)."""
     if not features.since_137:
         return f"{who}: selector #{i}: CEL runtime error: {error}"
-    if "no such key:" in error:
-        error += (
-            ". consider using CEL optional chaining (.? followed by orValue()) or guarding"
-            " the check with has() for optional fields"
-        )
+    error = enhance_runtime_error(features, error)
     return f"{who}: selector #{i} on device {id}: CEL runtime error: {error}"
 
 
