@@ -29,6 +29,9 @@ class Kind(StrEnum):
     EVENTS = "events"
     NODES = "nodes"
     TAINT_RULES = "devicetaintrules"  # resource.k8s.io/v1 (1.37), v1beta2 with its gate (1.36)
+    # resource.k8s.io/v1alpha3 behind DRAResourcePoolStatus (alpha, off in 1.36 and 1.37): read
+    # only, gsb-tui never creates one (dra/pool_status.py sets its answers beside the ledger's)
+    POOL_STATUS = "resourcepoolstatusrequests"
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,15 @@ KINDS: Mapping[Kind, KindInfo] = MappingProxyType(
             "DeviceTaintRule",
             optional=True,
             fallbacks=("v1beta2",),
+        ),
+        Kind.POOL_STATUS: KindInfo(
+            Kind.POOL_STATUS,
+            "resource.k8s.io",
+            "v1alpha3",
+            False,
+            "ResourcePoolStatusRequests",
+            "ResourcePoolStatusRequest",
+            optional=True,
         ),
     }
 )

@@ -185,8 +185,13 @@ class LabRunner:
         return out
 
     def cleanup(self, mark: Mark) -> None:
-        """Delete the learner's pods and claims; generated claims go with their pods."""
-        for kinds in ("pods", "resourceclaims,resourceclaimtemplates"):
+        """Delete the learner's pods and claims; generated claims go with their pods. PodGroups
+        (1.37, where served) first: a claim reserved for one stays until the group goes."""
+        for kinds in (
+            "pods",
+            "podgroups.scheduling.k8s.io",
+            "resourceclaims,resourceclaimtemplates",
+        ):
             self.kubectl(
                 "-n", NS, "delete", kinds, "--all", "--wait=true", "--timeout=60s", timeout=90
             )

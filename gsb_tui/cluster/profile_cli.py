@@ -11,6 +11,7 @@ from types import FrameType
 from typing import Any
 
 from gsb_tui.cluster import profiles
+from gsb_tui.cluster.releases import DEFAULT_RELEASE
 from gsb_tui.words import text
 
 MAX_PARTITIONS = 16
@@ -56,6 +57,7 @@ def add_driver_parser(csub: argparse._SubParsersAction[argparse.ArgumentParser])
 def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     """Settings fields from `up`'s options; raises ProfileError with a message for the user."""
     chosen = profiles.parse(args.profile)
+    profiles.check_release(chosen, getattr(args, "kube", None) or DEFAULT_RELEASE)
     if not 1 <= args.partitions <= MAX_PARTITIONS:
         raise profiles.ProfileError(f"--partitions must be 1..{MAX_PARTITIONS}")
     if args.binding_delay < 0:

@@ -321,6 +321,37 @@ def network(found: Published) -> list[Step]:
     ]
 
 
+def workloads(found: Published) -> list[Step]:
+    """A PodGroup holds one claim for its two pods (DRAWorkloadResourceClaims): the claim is
+    reserved for the group, not for either pod; deleting the pods leaves it reserved, deleting
+    the group lets it go."""
+    del found  # any of the lab's devices will do
+    group: Manifest = {
+        "apiVersion": "scheduling.k8s.io/v1beta1",
+        "kind": "PodGroup",
+        "metadata": {"name": "trainers", "namespace": NS},
+        "spec": {
+            "schedulingPolicy": {"basic": {}},
+            "resourceClaims": [{"name": "dev", "resourceClaimName": "group-gpu"}],
+        },
+    }
+    members = []
+    for name in ("trainer-0", "trainer-1"):
+        member = pod(name, "group-gpu")
+        member["spec"]["schedulingGroup"] = {"podGroupName": "trainers"}
+        members.append(member)
+    return [
+        Step("start"),
+        Step(
+            "group-running",
+            apply=(claim("group-gpu", f"device.driver == '{DRIVER}'"), group, *members),
+            wait=(running("trainer-0"), running("trainer-1")),
+        ),
+        Step("pods-gone", delete=("pod/trainer-0", "pod/trainer-1")),
+        Step("group-gone", delete=("podgroup.scheduling.k8s.io/trainers",)),
+    ]
+
+
 SMALL = Settings(devices=4)  # a few devices per pool keep the recordings and the demo small
 RECIPES: dict[str, Recipe] = {
     "partitions": Recipe(replace(SMALL, profiles=("partitions",)), partitions),
@@ -330,4 +361,5 @@ RECIPES: dict[str, Recipe] = {
     "binding": Recipe(replace(SMALL, profiles=("binding",), binding_delay=4.0), binding),
     "extended": Recipe(replace(SMALL, profiles=("extended",)), extended),
     "network": Recipe(replace(SMALL, profiles=("network",)), network),
+    "workloads": Recipe(replace(SMALL, profiles=("workloads",), kube="1.37"), workloads),
 }

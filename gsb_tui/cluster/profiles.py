@@ -29,6 +29,7 @@ class Profile:
     controllers: tuple[str, ...] = ()  # beyond flags.CONTROLLERS
     implies: tuple[str, ...] = ()  # profiles it needs (their seeds come too)
     components: tuple[str, ...] = ()  # extra processes `up` starts and `down` stops
+    since: str = "1.36"  # the first release that serves what it needs
 
 
 PROFILES: dict[str, Profile] = {
@@ -75,18 +76,49 @@ PROFILES: dict[str, Profile] = {
             "(perDeviceNodeSelection: one port per node and an uplink for all nodes)",
             gates=("DRAPartitionableDevices", "DRAConsumableCapacity"),
         ),
+        Profile(
+            "workloads",
+            "nothing of its own: PodGroups (scheduling.k8s.io/v1beta1) served, and claims held "
+            "by a PodGroup for its pods (DRAWorkloadResourceClaims; --kube 1.37)",
+            gates=("GenericWorkload", "DRAWorkloadResourceClaims"),
+            runtime_config=("scheduling.k8s.io/v1beta1=true",),
+            # admission puts scheduling.k8s.io/podgroup-protection on every PodGroup; without
+            # this controller a deleted PodGroup (and the claims reserved for it) never go
+            controllers=("podgroup-protection-controller",),
+            implies=("lab",),
+            since="1.37",  # scheduling.k8s.io/v1beta1 is new in 1.37 (1.36 has v1alpha2)
+        ),
     )
 }
+# Profiles that seed nothing and have no recorded scenario (no `record-profile`, no demo): they
+# serve an alpha API and run its controller, over the pools the other profiles seed. They
+# combine like the others (`--profile lab,taints,poolstatus`).
+API_PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        # ResourcePoolStatusRequest: served and answered by 1.36.5 and 1.37.2 alike, counted
+        # apart (docs/CLUSTER-FACTS.md "ResourcePoolStatusRequest (1.37.2)").
+        Profile(
+            "poolstatus",
+            "nothing of its own: ResourcePoolStatusRequest (resource.k8s.io/v1alpha3) served "
+            "and its controller run, to count the other profiles' pools",
+            gates=("DRAResourcePoolStatus",),
+            runtime_config=("resource.k8s.io/v1alpha3=true",),
+            controllers=("resourcepoolstatusrequest-controller",),
+        ),
+    )
+}
+KNOWN: dict[str, Profile] = {**PROFILES, **API_PROFILES}
 DEFAULT = ("lab",)
 
 
 def parse(value: str) -> tuple[str, ...]:
     """`lab,taints` -> ("lab", "taints"), with implied profiles added, in table order."""
     asked = [part.strip() for part in value.split(",") if part.strip()]
-    known = ", ".join(PROFILES)
+    known = ", ".join(KNOWN)
     if not asked:
         raise ProfileError(f"--profile needs at least one name: {known}")
-    unknown = [name for name in asked if name not in PROFILES]
+    unknown = [name for name in asked if name not in KNOWN]
     if unknown:
         raise ProfileError(
             f"unknown profile{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
@@ -95,12 +127,29 @@ def parse(value: str) -> tuple[str, ...]:
     return normalize(asked)
 
 
+def _minor(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split("."))
+
+
+def available(name: str, release: str) -> bool:
+    """Whether the release serves what the profile needs."""
+    return _minor(KNOWN[name].since) <= _minor(release)
+
+
+def check_release(names: Iterable[str], release: str) -> None:
+    """Refuse profiles the release cannot serve, saying which release they need."""
+    wrong = [n for n in names if not available(n, release)]
+    if wrong:
+        needs = ", ".join(f"{n} needs --kube {KNOWN[n].since}" for n in wrong)
+        raise ProfileError(f"Kubernetes {release} cannot run {', '.join(wrong)} ({needs})")
+
+
 def normalize(names: Iterable[str]) -> tuple[str, ...]:
     """Known names with what they imply, each once, in table order."""
     chosen = set(names)
     for name in list(chosen):
-        chosen.update(PROFILES[name].implies)
-    return tuple(name for name in PROFILES if name in chosen)
+        chosen.update(KNOWN[name].implies)
+    return tuple(name for name in KNOWN if name in chosen)
 
 
 def _union(values: Iterable[Iterable[str]]) -> list[str]:
@@ -111,7 +160,7 @@ def _union(values: Iterable[Iterable[str]]) -> list[str]:
 
 
 def feature_gates(names: Iterable[str]) -> list[str]:
-    return _union(PROFILES[n].gates for n in names)
+    return _union(KNOWN[n].gates for n in names)
 
 
 # From 1.37 DeviceTaintRule is GA and served at resource.k8s.io/v1 by default: the taints
@@ -120,18 +169,18 @@ SERVED_FROM_137 = frozenset({"resource.k8s.io/v1beta2=true"})
 
 
 def runtime_config(names: Iterable[str], release: str = "1.36") -> list[str]:
-    config = _union(PROFILES[n].runtime_config for n in names)
+    config = _union(KNOWN[n].runtime_config for n in names)
     if release != "1.36":
         config = [c for c in config if c not in SERVED_FROM_137]
     return config
 
 
 def controllers(names: Iterable[str]) -> list[str]:
-    return _union(PROFILES[n].controllers for n in names)
+    return _union(KNOWN[n].controllers for n in names)
 
 
 def components(names: Iterable[str]) -> list[str]:
-    return _union(PROFILES[n].components for n in names)
+    return _union(KNOWN[n].components for n in names)
 
 
 def gate_flags(names: Iterable[str]) -> list[str]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.occupancy import GROUP
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 
@@ -26,6 +27,21 @@ class DeviceRow:
     pods: tuple[str, ...]  # "ns/name" of the pods consuming it
     warnings: tuple[str, ...]  # warning codes about it or its claims
     detail: str  # the reasons' facts: counters short, taints, the pool's problem
+    groups: tuple[str, ...] = ()  # "ns/name" of PodGroups holding it for their pods (1.37)
+
+
+def _consumers(view: DraView, consumers: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pods, PodGroups) behind a device's consumers: a PodGroup stands for its member pods."""
+    pods: list[str] = []
+    groups: list[str] = []
+    for consumer in consumers:
+        namespace, _, name = consumer.partition("/")
+        if name.startswith(GROUP):
+            groups.append(f"{namespace}/{name.removeprefix(GROUP)}")
+            pods += (f"{p.namespace}/{p.name}" for p in view.consumer_pods(consumer))
+        else:
+            pods.append(consumer)
+    return tuple(dict.fromkeys(pods)), tuple(groups)
 
 
 @dataclass(frozen=True)
@@ -85,7 +101,7 @@ def device_rows(
             continue
         occ = view.occupancy.get(device.id)
         claims = tuple(f"{c.namespace}/{c.name}" for c in occ.claims) if occ else ()
-        pods = occ.consumers if occ else ()
+        pods, groups = _consumers(view, occ.consumers if occ else ())
         codes = list(by_device.get(device.id, ()))
         for holder in occ.claims if occ else ():
             codes += by_claim.get(holder.key, [])
@@ -105,6 +121,7 @@ def device_rows(
                 pods=pods,
                 warnings=tuple(dict.fromkeys(codes)),
                 detail=detail,
+                groups=groups,
             )
         )
     return rows

@@ -16,16 +16,24 @@ from gsb_tui.dra.model import Claim, Device, DeviceId
 OccupancyStatus = Literal["free", "allocated", "reserved", "shared"]
 
 
+GROUP = "podgroup:"  # a consumer that is a PodGroup: "ns/podgroup:NAME"
+
+
 def consumers_of(claim: Claim) -> tuple[str, ...]:
-    """The pods in a claim's reservedFor as "ns/pod" (reservedFor is namespaced to the claim)."""
-    return tuple(f"{claim.namespace}/{c.name}" for c in claim.reserved_for if c.resource == "pods")
+    """The consumers in a claim's reservedFor as "ns/pod", or "ns/podgroup:NAME" for a PodGroup
+    holding it for its pods (reservedFor is namespaced to the claim)."""
+    return tuple(
+        f"{claim.namespace}/{GROUP if c.pod_group else ''}{c.name}"
+        for c in claim.reserved_for
+        if c.resource == "pods" or c.pod_group
+    )
 
 
 @dataclass(frozen=True)
 class Occupancy:
     device: Device
     claims: tuple[Claim, ...]  # claims whose status.allocation results name this device
-    consumers: tuple[str, ...]  # "ns/pod" from those claims' reservedFor, sorted
+    consumers: tuple[str, ...]  # "ns/pod" (or "ns/podgroup:NAME") from their reservedFor, sorted
     status: OccupancyStatus
     # claims holding the device only with adminAccess (monitoring, not a reservation)
     admin_claims: tuple[Claim, ...] = ()

@@ -41,7 +41,7 @@ from gsb_tui.dra.model import (
     parse_taint_rule,
     parse_template,
 )
-from gsb_tui.dra.occupancy import Occupancy
+from gsb_tui.dra.occupancy import GROUP, Occupancy
 from gsb_tui.dra.pool_health import pool_problems
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
@@ -175,10 +175,37 @@ class DraView:
         """The claims a pod's resourceClaims entries resolve to, in entry order."""
         return pod_claims.resolve_claims(pod, self.claims, self._claims_by_owner)
 
+    def group_pods(self, namespace: str, group: str) -> tuple[Pod, ...]:
+        """The pods scheduled with a PodGroup (spec.schedulingGroup), by name. A scan: claims
+        held by a PodGroup are few, and its pods are its members whatever claims they list."""
+        return tuple(
+            sorted(
+                (
+                    p
+                    for p in self.pods.values()
+                    if p.pod_group == group and p.namespace == namespace
+                ),
+                key=lambda p: p.name,
+            )
+        )
+
+    def consumer_pods(self, consumer: str) -> tuple[Pod, ...]:
+        """The pods behind an occupancy consumer: the pod, or a PodGroup's members."""
+        namespace, _, name = consumer.partition("/")
+        if name.startswith(GROUP):
+            return self.group_pods(namespace, name.removeprefix(GROUP))
+        pod = self.pods.get((namespace, name))
+        return (pod,) if pod is not None else ()
+
     def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]:
-        """Pods whose resourceClaims resolve to the claim, plus reservedFor pods that exist."""
+        """Pods whose resourceClaims resolve to the claim, plus reservedFor pods that exist and
+        the members of a PodGroup it is reserved for."""
         out = {p.key: p for p in self._pods_by_claim.get(claim.key, ())}
         for consumer in claim.reserved_for:
+            if consumer.pod_group:
+                for member in self.group_pods(claim.namespace, consumer.name):
+                    out.setdefault(member.key, member)
+                continue
             if consumer.resource != "pods":
                 continue
             pod = self.pods.get((claim.namespace, consumer.name))

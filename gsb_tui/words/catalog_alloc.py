@@ -169,6 +169,10 @@ ALLOC: dict[str, tuple[str, str]] = {
     "devices.state.free": ("free", "비어 있음"),
     "devices.state.allocated": ("allocated, no pod yet", "할당됨, 아직 파드 없음"),
     "devices.state.reserved": ("reserved by one pod", "파드 하나가 예약함"),
+    "devices.state.group": (
+        "reserved by PodGroup {group} for its pods",
+        "PodGroup {group} 이(가) 소속 파드들을 위해 예약함",
+    ),
     "devices.state.shared": ("shared", "함께 씀"),
     "devices.state.blocked": ("blocked by counters", "카운터 부족으로 막힘"),
     "devices.state.tainted": ("tainted", "테인트"),

@@ -155,4 +155,154 @@ DRA: dict[str, tuple[str, str]] = {
         "gsb-tui 는 {names} 을(를) 계산할 수 없습니다 (API 서버는 받아들임). 이 선택식은 미리"
         " 보지 않습니다",
     ),
+    # ---------------------------------------------------------- ResourcePoolStatusRequests
+    # dra/pool_status.py: what the controller counted per pool beside gsb-tui's own count.
+    # {n} a count, {devices} device names, {detail} a generation, a pool's problem or the
+    # controller's own words (quoted as it wrote them).
+    "poolstatus.heading": (
+        "ResourcePoolStatusRequests: {n} ({pending} not answered); the controller's counts beside"
+        " gsb-tui's, as slices/total/allocated/available/unavailable (gsb-tui's available: free)",
+        "ResourcePoolStatusRequest {n}개 (응답 없음 {pending}개); 컨트롤러가 센 수와 gsb-tui 가 센"
+        " 수, 슬라이스/전체/할당/사용 가능/사용 불가 순 (gsb-tui 의 사용 가능은 비어 있는 장치)",
+    ),
+    "poolstatus.pool": (
+        "{request}: {pool} generation {generation}: upstream {upstream} · gsb-tui {own}",
+        "{request}: {pool} 세대 {generation}: upstream {upstream} · gsb-tui {own}",
+    ),
+    "poolstatus.pane": (
+        "ResourcePoolStatusRequest {request}: upstream {upstream} · gsb-tui {own}"
+        " (slices/total/allocated/available/unavailable)",
+        "ResourcePoolStatusRequest {request}: upstream {upstream} · gsb-tui {own}"
+        " (슬라이스/전체/할당/사용 가능/사용 불가)",
+    ),
+    "poolstatus.older": (
+        "{n} older answer(s) about these pools not shown (gsb-tui devices --json lists them all)",
+        "이 풀들에 대한 예전 응답 {n}개는 보이지 않습니다 (gsb-tui devices --json 에 다 나옵니다)",
+    ),
+    "poolstatus.pending": (
+        "{name}: not answered yet (the controller writes a request's status once)",
+        "{name}: 아직 응답이 없습니다 (컨트롤러는 요청마다 상태를 한 번만 씁니다)",
+    ),
+    "poolstatus.pending-incomplete": (
+        "{name}: not answered: {pools} is incomplete, and the controller writes nothing while a"
+        " pool it counts is (it retries {retries} times, then gives up). Create the request again"
+        " once the pool is complete.",
+        "{name}: 응답이 없습니다: {pools} 풀이 불완전한데, 컨트롤러는 세는 풀 중 하나라도"
+        " 불완전하면 아무것도 쓰지 않습니다 ({retries}번 다시 해 보고 포기함). 풀이 다 올라온 뒤"
+        " 요청을 다시 만드세요.",
+    ),
+    "poolstatus.failed": ("{name}: failed: {message}", "{name}: 실패: {message}"),
+    "poolstatus.truncated": (
+        "{name}: {listed} of {count} pools listed (spec.limit {limit})",
+        "{name}: 풀 {count}개 중 {listed}개만 실렸습니다 (spec.limit {limit})",
+    ),
+    "poolstatus.reason.orphan-results": (
+        "{n} result(s) name a device the pool no longer publishes ({devices}): upstream counts it"
+        " allocated, gsb-tui does not count it",
+        "결과 {n}개가 풀이 더는 올리지 않는 장치를 가리킵니다 ({devices}): upstream 은 할당으로"
+        " 세고, gsb-tui 는 세지 않습니다",
+    ),
+    "poolstatus.reason.tainted-held": (
+        "{n} allocated device(s) also carry a NoSchedule or NoExecute taint ({devices}): upstream"
+        " counts them allocated and unavailable both, so its available is lower",
+        "할당된 장치 {n}개에 NoSchedule 이나 NoExecute 테인트도 있습니다 ({devices}): upstream 은"
+        " 할당과 사용 불가 양쪽에 세므로 사용 가능이 그만큼 적습니다",
+    ),
+    "poolstatus.reason.counters": (
+        "{n} device(s) cannot be allocated, the counters they need being used up ({devices}):"
+        " upstream counts them available, gsb-tui unavailable",
+        "장치 {n}개는 필요한 카운터가 다 쓰여서 할당할 수 없습니다 ({devices}): upstream 은 사용"
+        " 가능으로, gsb-tui 는 사용 불가로 셉니다",
+    ),
+    "poolstatus.reason.pool-problem": (
+        "{n} device(s) are in a pool the scheduler allocates nothing from ({detail}; {devices}):"
+        " upstream counts them available",
+        "장치 {n}개가 스케줄러가 아무것도 할당하지 않는 풀에 있습니다 ({detail}; {devices}):"
+        " upstream 은 사용 가능으로 셉니다",
+    ),
+    "poolstatus.reason.capacity": (
+        "{n} device(s) have too little capacity for a request that asks for none ({devices}):"
+        " upstream counts them available",
+        "장치 {n}개는 용량을 따로 묻지 않는 요청에도 용량이 모자랍니다 ({devices}): upstream 은"
+        " 사용 가능으로 셉니다",
+    ),
+    "poolstatus.reason.taints-uncounted": (
+        "{n} unallocated device(s) carry a NoSchedule or NoExecute taint ({devices}): this"
+        " release's controller counts no taint (unavailableDevices is always 0 before 1.37)",
+        "할당되지 않은 장치 {n}개에 NoSchedule 이나 NoExecute 테인트가 있습니다 ({devices}): 이"
+        " 릴리스의 컨트롤러는 테인트를 세지 않습니다 (1.37 전에는 unavailableDevices 가 늘 0)",
+    ),
+    "poolstatus.reason.other": (
+        "{n} device(s) gsb-tui counts unavailable for another reason ({devices}): upstream counts"
+        " them available",
+        "장치 {n}개는 gsb-tui 가 다른 이유로 사용 불가로 셉니다 ({devices}): upstream 은 사용"
+        " 가능으로 셉니다",
+    ),
+    "poolstatus.reason.shared-room": (
+        "{n} shared device(s) in use still have capacity left ({devices}): gsb-tui counts them"
+        " allocated and free, upstream allocated only",
+        "쓰는 중인 공유 장치 {n}개에 아직 용량이 남아 있습니다 ({devices}): gsb-tui 는 할당과"
+        " 비어 있음 양쪽에, upstream 은 할당에만 셉니다",
+    ),
+    "poolstatus.reason.duplicates": (
+        "{n} device name(s) published twice in the pool ({devices}): upstream counts every copy,"
+        " gsb-tui each name once",
+        "풀에 같은 이름으로 두 번 올라온 장치가 {n}개 있습니다 ({devices}): upstream 은 사본마다"
+        " 세고, gsb-tui 는 이름마다 한 번 셉니다",
+    ),
+    "poolstatus.reason.clipped": (
+        "allocated plus unavailable exceed the total by {n}: upstream writes available 0, never"
+        " less",
+        "할당과 사용 불가를 더하면 전체보다 {n} 많습니다: upstream 은 사용 가능을 0 으로 쓰고 그"
+        " 아래로는 쓰지 않습니다",
+    ),
+    "poolstatus.reason.admin-results": (
+        "{n} adminAccess result(s) ({devices}): this release's controller counts each as an"
+        " allocated device; gsb-tui (and the 1.37 controller) count none",
+        "adminAccess 결과 {n}개 ({devices}): 이 릴리스의 컨트롤러는 하나하나를 할당된 장치로"
+        " 셉니다; gsb-tui 와 1.37 컨트롤러는 세지 않습니다",
+    ),
+    "poolstatus.reason.share-results": (
+        "{n} more share(s) of a device that allows multiple allocations ({devices}): this"
+        " release's controller counts every share as a device; gsb-tui (and the 1.37"
+        " controller) count the device once",
+        "여러 번 할당할 수 있는 장치의 몫이 {n}개 더 있습니다 ({devices}): 이 릴리스의 컨트롤러는"
+        " 몫마다 장치 하나로 셉니다; gsb-tui 와 1.37 컨트롤러는 장치를 한 번만 셉니다",
+    ),
+    "poolstatus.reason.generation": (
+        "the status is older than the pool's slices (generation {detail})",
+        "상태가 풀의 슬라이스보다 오래됐습니다 (세대 {detail})",
+    ),
+    "poolstatus.reason.since": (
+        "the status is written once: claims or DeviceTaintRules changed after it",
+        "상태는 한 번만 쓰입니다: 그 뒤에 요청서나 DeviceTaintRule 이 바뀌었습니다",
+    ),
+    "poolstatus.reason.gone": (
+        "the pool publishes no slice now",
+        "지금 이 풀에 올라온 슬라이스가 없습니다",
+    ),
+    "poolstatus.reason.incomplete-now": (
+        "the pool is incomplete now ({detail}): the controller would not answer a new request",
+        "지금 풀이 불완전합니다 ({detail}): 새 요청에는 컨트롤러가 응답하지 않습니다",
+    ),
+    "poolstatus.reason.validation-error": (
+        "the controller says: {detail}",
+        "컨트롤러가 남긴 말: {detail}",
+    ),
+    "poolstatus.reason.unexplained": (
+        "gsb-tui cannot say why the rest differs",
+        "나머지 차이는 gsb-tui 가 설명하지 못합니다",
+    ),
+    "poolstatus.note.admin-access": (
+        "{n} device(s) watched by adminAccess claims ({devices}): neither counts them allocated",
+        "adminAccess 요청서가 지켜보는 장치 {n}개 ({devices}): 양쪽 다 할당으로 세지 않습니다",
+    ),
+    "poolstatus.note.taint-none": (
+        "{n} device(s) tainted with effect None only ({devices}): both count them available",
+        "효과가 None 인 테인트만 있는 장치 {n}개 ({devices}): 양쪽 다 사용 가능으로 셉니다",
+    ),
+    "poolstatus.note.shares": (
+        "{n} device(s) shared by several claims ({devices}): both count each once",
+        "여러 요청서가 함께 쓰는 장치 {n}개 ({devices}): 양쪽 다 한 번씩만 셉니다",
+    ),
 }

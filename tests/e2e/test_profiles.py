@@ -22,13 +22,13 @@ from gsb_tui.cluster.releases import RELEASES
 from gsb_tui.cluster.rest import Rest, RestError
 from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.cluster.seed_profiles import binary_quantity
-from tests.e2e.conftest import practice_cluster
+from tests.e2e.conftest import E2E_KUBE, practice_cluster
 
 NS = LAB_NAMESPACE
 RESOURCE = "/apis/resource.k8s.io/v1"
 CLAIMS = f"{RESOURCE}/namespaces/{NS}/resourceclaims"
 PODS = f"/api/v1/namespaces/{NS}/pods"
-ALL = tuple(profiles.PROFILES)
+ALL = tuple(n for n in profiles.PROFILES if profiles.available(n, E2E_KUBE))
 BINDING_DELAY = 2.0
 UNSCHEDULABLE = "cannot allocate all claims"
 T = TypeVar("T")

@@ -83,7 +83,13 @@ def _details_text(app: GsbApp) -> str:
     return "\n".join(rows)
 
 
-def _scene(lang: str, heading: str, expected: list[str], above: list[str]) -> Scene:
+def _scene(
+    lang: str,
+    heading: str,
+    expected: list[str],
+    above: list[str],
+    claim: tuple[str, str] = CLAIM,
+) -> Scene:
     """Painted, the recorded claim selected, the details scrolled to `heading` on a small
     screen; then what the snapshot must show is read off the screen: `expected` from the
     heading on, `above` (lines before it) on the large screen only."""
@@ -92,7 +98,7 @@ def _scene(lang: str, heading: str, expected: list[str], above: list[str]) -> Sc
         await _painted(pilot)
         app = pilot.app
         assert isinstance(app, GsbApp)
-        await select_claim(pilot, app, CLAIM)
+        await select_claim(pilot, app, claim)
         if app.size.height < 48:
             await _details_from(pilot, heading)
         await wait_until(pilot, lambda: heading in _screen_text(app))
@@ -155,6 +161,23 @@ def test_device_status_of_a_failed_binding(
     ]
     app = make_app(SnapshotSource(profile_snap(recording, mark)), lang)
     scene = _scene(lang, text(lang, "feat.h.device-status"), expected, above)
+    assert snap_compare(app, terminal_size=size, run_before=scene)
+
+
+@SIZES
+@LANGS
+def test_a_claim_held_by_a_podgroup(
+    snap_compare: SnapCompare, size: tuple[int, int], lang: str
+) -> None:
+    """1.37 (recorded on v1.37.2): a claim reserved for a PodGroup, its pods listed."""
+    recording, mark = "workloads", "group-running"
+    view = profile_view(recording, mark)
+    (claim,) = [c for c in view.claims.values() if c.allocated]
+    (group,) = claim.reserved_for
+    members = [p.name for p in view.pods_of_claim(claim)]
+    expected = ["reservedFor", f"podgroups/{group.name}", text(lang, "h.pods"), *members]
+    app = make_app(SnapshotSource(profile_snap(recording, mark)), lang)
+    scene = _scene(lang, "reservedFor", expected, [], claim.key)
     assert snap_compare(app, terminal_size=size, run_before=scene)
 
 

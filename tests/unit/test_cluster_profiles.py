@@ -159,3 +159,11 @@ def test_the_driver_writes_the_conditions_once() -> None:
     assert settled(_claim(failed))  # the scheduler takes it from here
     other = json.loads(json.dumps(claim).replace(seed.DRIVER, "other.example.com"))
     assert settled(other) and status_devices(other, "t") == []
+
+
+def test_a_profile_the_release_cannot_serve_is_refused_with_the_release_it_needs() -> None:
+    assert profiles.available("workloads", "1.37") and not profiles.available("workloads", "1.36")
+    assert all(profiles.available(n, "1.36") for n in profiles.KNOWN if n != "workloads")
+    profiles.check_release(profiles.parse("lab,workloads"), "1.37")
+    with pytest.raises(profiles.ProfileError, match=r"workloads needs --kube 1\.37"):
+        profiles.check_release(profiles.parse("lab,workloads"), "1.36")

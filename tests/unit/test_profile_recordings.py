@@ -339,3 +339,43 @@ def test_device_ids_come_from_the_recording() -> None:
             for d in s["spec"].get("devices") or []
         }
         assert {d.id for d in view.devices} == published
+
+
+def test_workloads_a_podgroup_holds_its_claim_for_its_pods() -> None:
+    """Recorded on 1.37.2 (DRAWorkloadResourceClaims): the claim is reserved for the PodGroup,
+    not for either pod; gsb-tui names the group as the consumer, lists the group's pods as
+    the device's pods and warns of nothing (no leak, no ghost consumer)."""
+    from gsb_tui.dra.device_rows import device_rows
+    from gsb_tui.dra.warnings import find_warnings
+
+    view = profile_view("workloads", "group-running")
+    assert view.snapshot.server_version.startswith("v1.37.")
+    claim = one(allocated(view))
+    (consumer,) = claim.reserved_for
+    assert consumer.pod_group and consumer.resource == "podgroups"
+    members = sorted(p.name for p in view.pods.values() if p.pod_group == consumer.name)
+    assert len(members) >= 2
+    assert [p.name for p in view.pods_of_claim(claim)] == members
+    assert view.state(claim.devices[0]) == "reserved"
+    (row,) = [r for r in device_rows(view, find_warnings(view), None) if r.claims]
+    assert row.groups == (f"{claim.namespace}/{consumer.name}",)
+    assert row.pods == tuple(f"{claim.namespace}/{m}" for m in members)
+    assert not find_warnings(view)
+
+
+def test_workloads_the_claim_stays_with_the_group_when_its_pods_go() -> None:
+    """The pods deleted: the claim is still reserved for the group (no leak: it has a
+    consumer); the group deleted: the controller gives the devices back."""
+    from gsb_tui.dra.device_rows import device_rows
+    from gsb_tui.dra.warnings import find_warnings
+
+    view = profile_view("workloads", "pods-gone")
+    claim = one(allocated(view))
+    assert claim.reserved_for and claim.reserved_for[0].pod_group
+    assert not view.pods and view.pods_of_claim(claim) == ()
+    (row,) = [r for r in device_rows(view, find_warnings(view), None) if r.claims]
+    assert row.pods == () and row.groups
+    assert not find_warnings(view)
+    after = profile_view("workloads", "group-gone")
+    assert not allocated(after)
+    assert all(after.state(d.id) == "free" for d in after.devices)

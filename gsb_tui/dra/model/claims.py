@@ -121,11 +121,17 @@ class AllocationResult:
 
 @dataclass(frozen=True)
 class ConsumerRef:
-    """An entry of status.reservedFor."""
+    """An entry of status.reservedFor: a pod, or (1.37, DRAWorkloadResourceClaims) a PodGroup
+    that holds the claim for its pods."""
 
     resource: str
     name: str
     uid: str
+    api_group: str = ""
+
+    @property
+    def pod_group(self) -> bool:
+        return self.resource == "podgroups" and self.api_group == "scheduling.k8s.io"
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,7 @@ def parse_claim(obj: Obj) -> Claim:
                 str(_d(c).get("resource") or ""),
                 str(_d(c).get("name") or ""),
                 str(_d(c).get("uid") or ""),
+                str(_d(c).get("apiGroup") or ""),
             )
             for c in _l(status.get("reservedFor"))
         ),

@@ -44,6 +44,8 @@ class Pod:
     # DisruptionTarget=True's reason: the pod is being evicted (DeletionByDeviceTaintManager when
     # a NoExecute device taint evicts it)
     disruption: str = ""
+    # spec.schedulingGroup.podGroupName (1.37): the PodGroup the pod is scheduled with
+    pod_group: str = ""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -110,6 +112,7 @@ def parse_pod(obj: Obj) -> Pod:
         extended_claim=str(
             _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName") or ""
         ),
+        pod_group=str(_d(spec.get("schedulingGroup")).get("podGroupName") or ""),
     )
 
 

@@ -39,7 +39,11 @@ def claim_row(
 ) -> tuple[str, str, str, str]:
     """The row as plain strings (the filter matches on these)."""
     devices = ", ".join(f"{d.pool}/{d.device}" if show_pool else d.device for d in claim.devices)
-    consumers = [c.name for c in claim.reserved_for if c.resource == "pods"]
+    consumers = [
+        c.name if c.resource == "pods" else f"podgroup/{c.name}"  # 1.37: held for a group's pods
+        for c in claim.reserved_for
+        if c.resource == "pods" or c.pod_group
+    ]
     if not consumers:
         # A pending claim has no reservedFor yet; name who is waiting for it.
         waiting = [p.name for p in view.pods_of_claim(claim)]

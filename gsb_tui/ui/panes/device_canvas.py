@@ -33,7 +33,7 @@ from textual.strip import Strip
 
 from gsb_tui.dra.availability import Availability, State, format_quantity
 from gsb_tui.dra.model import DeviceId
-from gsb_tui.dra.occupancy import Occupancy
+from gsb_tui.dra.occupancy import GROUP, Occupancy
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
 from gsb_tui.ui.flags import MARK, short
@@ -102,7 +102,7 @@ class Cell:
             return first, second
         first.append(text(lang, "cell.claim"), style="dim")
         first.append(", ".join(c.name for c in held), style="bold")
-        pods = ", ".join(c.split("/", 1)[-1] for c in occ.consumers)
+        pods = ", ".join(c.split("/", 1)[-1].replace(GROUP, "podgroup/") for c in occ.consumers)
         if pods:
             second.append(text(lang, "cell.pod"), style="dim")
             second.append(pods)

@@ -23,6 +23,7 @@ SHORT = {
     Kind.EVENTS: "events",
     Kind.NODES: "nodes",
     Kind.TAINT_RULES: "taintrules",
+    Kind.POOL_STATUS: "poolstatus",
 }
 STYLE = {
     "synced": "green",

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from gsb_tui.dra.model import Slice
+from gsb_tui.dra.pool_status import compare
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
@@ -48,6 +49,27 @@ def taint_rules_note(view: DraView, lang: str) -> str:
     evicting = sum(1 for r in view.taint_rules if r.eviction_in_progress)
     note = text(lang, "rules.count", n=len(view.taint_rules))
     return note + (" · " + text(lang, "rules.evicting", n=evicting) if evicting else "")
+
+
+def pool_status_lines(view: DraView, lang: str) -> dict[str, Text]:
+    """Slice name → one line on its pool from the newest ResourcePoolStatusRequest answer about
+    it (dra/pool_status.py), for the first current slice of each reported pool; {} when no
+    request answered (or the API is not served)."""
+    found = compare(view).pools
+    if not found:
+        return {}
+    newest = {(p.driver, p.pool): p for p in found}  # sorted by when written: the last wins
+    out: dict[str, Text] = {}
+    for s in view.slices:
+        p = newest.pop((s.driver, s.pool), None)
+        if p is None:
+            continue
+        upstream, own = p.reported.slashed(), p.own.slashed()
+        said = text(lang, "poolstatus.pane", request=p.request, upstream=upstream, own=own)
+        out[s.name] = line = Text(said, style="magenta", overflow="fold")
+        if p.differs:  # the reasons' codes; `gsb-tui devices` says them in words
+            line.append(f" ({', '.join(r.code for r in p.reasons)})", style="dim")
+    return out
 
 
 def _facts(out: Text, fields: Sequence[tuple[str, str]]) -> Text:
@@ -81,9 +103,16 @@ def slice_line(view: DraView, s: Slice, lang: str = "en") -> Text:
 
 
 def slice_lines(view: DraView, slices: Sequence[Slice], lang: str) -> list[Text]:
-    """The one-line form: a heading, then one line per slice however narrow the pane."""
+    """The one-line form: a heading, then one line per slice however narrow the pane (and one
+    under a pool's first slice where a ResourcePoolStatusRequest reported on the pool)."""
     heading = Text(text(lang, "slices-compact", count=len(slices)), style="dim italic")
-    return [heading, *(slice_line(view, s, lang) for s in slices)]
+    status = pool_status_lines(view, lang)
+    lines = [heading]
+    for s in slices:
+        lines.append(slice_line(view, s, lang))
+        if s.name in status:
+            lines.append(Text("  ") + status[s.name])
+    return lines
 
 
 class SliceLines(Widget):
@@ -225,9 +254,14 @@ class SlicesScroll(VerticalScroll):
     """Focusable, so the arrow keys scroll many slices."""
 
 
-def slice_parts(view: DraView, s: Slice, lang: str, wide: bool) -> list[RenderableType]:
-    """What one slice shows: title, shared values, devices (beside the node's allocatable)."""
+def slice_parts(
+    view: DraView, s: Slice, lang: str, wide: bool, status: Text | None = None
+) -> list[RenderableType]:
+    """What one slice shows: title, its pool's status as a ResourcePoolStatusRequest reported
+    it (`status`), shared values, devices (beside the node's allocatable)."""
     parts: list[RenderableType] = [slice_title(s, lang)]
+    if status is not None:
+        parts.append(status)
     if s in view.stale_slices:
         parts.append(Text("older pool generation: not counted", style="yellow"))
     for line in counter_lines(view, s, lang):
@@ -293,7 +327,7 @@ class SlicesPane(Pane):
     def on_resize(self, event: events.Resize) -> None:
         self._render_slices()
 
-    def _slice_key(self, view: DraView, s: Slice, wide: bool) -> SliceKey:
+    def _slice_key(self, view: DraView, s: Slice, wide: bool, status: Text | None) -> SliceKey:
         """Everything a slice's text depends on; the Store never mutates, so `is` works."""
         stale = s in view.stale_slices
         if s.node and not stale:
@@ -306,7 +340,7 @@ class SlicesPane(Pane):
             for c in s.shared_counters
             for found in (view.counters.get((s.driver, s.pool, c.name)),)
         )
-        return (s, stale, alloc, nodes, wide, counters)
+        return (s, stale, alloc, nodes, wide, counters, status.plain if status else "")
 
     def _render_slices(self) -> None:
         view = self.view
@@ -316,8 +350,10 @@ class SlicesPane(Pane):
         every = (*view.slices, *view.stale_slices)
         box = self.query_one(SlicesScroll)
         devices = sum(len(s.devices) for s in every)
+        status = pool_status_lines(view, self.lang)
         if len(every) > DETAILED_SLICES_MAX or devices > DETAILED_DEVICES_MAX:
             keys: list[SliceKey] = [(s, s in view.stale_slices) for s in every]
+            keys.append(tuple(line.plain for line in status.values()))
             if self._names != ["(compact)"]:
                 box.remove_children()
                 lines = slice_lines(view, every, self.lang)
@@ -327,20 +363,24 @@ class SlicesPane(Pane):
                 self._widgets[0].set_lines(slice_lines(view, every, self.lang))
             self._keys, self._names = keys, ["(compact)"]
             return
-        keys = [self._slice_key(view, s, wide) for s in every]
+        keys = [self._slice_key(view, s, wide, status.get(s.name)) for s in every]
         names = [s.name for s in every]
         if names != self._names:
             # Slices came or went: build the list again (rare: drivers publish, then hold).
             box.remove_children()
             self._widgets = [
-                Static(Group(*slice_parts(view, s, self.lang, wide)), classes="slices-text")
+                Static(
+                    Group(*slice_parts(view, s, self.lang, wide, status.get(s.name))),
+                    classes="slices-text",
+                )
                 for s in every
             ]
             box.mount_all(self._widgets)
         else:
             for widget, s, key, old in zip(self._widgets, every, keys, self._keys, strict=True):
                 if key != old and isinstance(widget, Static):
-                    widget.update(Group(*slice_parts(view, s, self.lang, wide)))
+                    parts = slice_parts(view, s, self.lang, wide, status.get(s.name))
+                    widget.update(Group(*parts))
         self._keys, self._names = keys, names
 
     def selected_slice(self, device_slice: str | None) -> Slice | None:
