@@ -280,6 +280,19 @@ func readFeatures(overrides map[string]bool) (structured.Features, bool, error) 
 	return allocatorFeatures(on), on["DeviceTaintRules"], nil
 }
 
+// commonFeatures are the allocator features every release sets from its gates
+// (dynamicresources.AllocatorFeatures); release_<minor>.go adds its own.
+func commonFeatures(on map[string]bool) structured.Features {
+	return structured.Features{
+		AdminAccess:            on["AdminAccess"],
+		PrioritizedList:        on["PrioritizedList"],
+		PartitionableDevices:   on["PartitionableDevices"],
+		DeviceTaints:           on["DeviceTaints"],
+		DeviceBindingAndStatus: on["DeviceBindingAndStatus"],
+		ConsumableCapacity:     on["ConsumableCapacity"],
+	}
+}
+
 // patchedSlices returns the snapshot's slices with DeviceTaintRules applied by
 // upstream's own resourceslice tracker (tracker.StartTracker and
 // ListPatchedResourceSlices, the same calls kube-scheduler makes). The tracker

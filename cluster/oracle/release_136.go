@@ -20,16 +20,9 @@ type taintRule = resourcebetaapi.DeviceTaintRule
 var releaseFeatures = map[string]bool{}
 
 // allocatorFeatures are the fields dynamicresources.AllocatorFeatures sets in
-// 1.36 (ListTypeAttributes is not among them).
+// 1.36 (ListTypeAttributes is not among them): the common ones.
 func allocatorFeatures(on map[string]bool) structured.Features {
-	return structured.Features{
-		AdminAccess:            on["AdminAccess"],
-		PrioritizedList:        on["PrioritizedList"],
-		PartitionableDevices:   on["PartitionableDevices"],
-		DeviceTaints:           on["DeviceTaints"],
-		DeviceBindingAndStatus: on["DeviceBindingAndStatus"],
-		ConsumableCapacity:     on["ConsumableCapacity"],
-	}
+	return commonFeatures(on)
 }
 
 // watchRules gives the tracker the informers kube-scheduler 1.36 gives it.

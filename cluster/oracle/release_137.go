@@ -28,16 +28,10 @@ var releaseFeatures = map[string]bool{
 // 1.37 that these defaults can turn on (ListTypeAttributes, DerivedAttributes
 // and OptionalNodeOperations stay off: alpha gates this oracle does not take).
 func allocatorFeatures(on map[string]bool) structured.Features {
-	return structured.Features{
-		AdminAccess:             on["AdminAccess"],
-		PrioritizedList:         on["PrioritizedList"],
-		PartitionableDevices:    on["PartitionableDevices"],
-		DeviceTaints:            on["DeviceTaints"],
-		DeviceBindingAndStatus:  on["DeviceBindingAndStatus"],
-		ConsumableCapacity:      on["ConsumableCapacity"],
-		FractionalCapacityRange: on["FractionalCapacityRange"],
-		CompatibilityGroups:     on["CompatibilityGroups"],
-	}
+	features := commonFeatures(on)
+	features.FractionalCapacityRange = on["FractionalCapacityRange"]
+	features.CompatibilityGroups = on["CompatibilityGroups"]
+	return features
 }
 
 // watchRules gives the tracker the informer kube-scheduler 1.37 gives it.
