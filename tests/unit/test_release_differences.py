@@ -231,3 +231,25 @@ def test_slices_stored_with_compatibility_groups_make_the_answer_not_decided() -
         plain["slices"], plain["classes"], plain["claims"], plain["nodes"], features=features
     )
     assert judge_pod(plain["pods"][0], inputs).fits is True
+
+
+def test_claims_stored_with_derived_attributes_make_the_answer_not_decided() -> None:
+    """derivedAttributes survive admission only with DRADerivedAttributes on: the scheduler
+    then computes them in the allocator not mirrored here (with it off, 1.37's incubating
+    allocator refuses the request, as the oracle says above)."""
+    from gsb_tui.dra.alloc.features import features_for
+    from gsb_tui.dra.alloc.from_view import stored_gates
+    from gsb_tui.dra.alloc.scheduler import judge_pod, prepare
+
+    snap = derived_attributes()
+    plain = runtime_error_words()
+    assert stored_gates(features_for("v1.37.2"), [], plain["claims"]).derived_attributes is False
+    assert stored_gates(features_for("v1.36.5"), [], snap["claims"]).derived_attributes is False
+    features = stored_gates(features_for("v1.37.2"), [], snap["claims"])
+    assert features.derived_attributes is True
+    inputs = prepare(
+        snap["slices"], snap["classes"], snap["claims"], snap["nodes"], features=features
+    )
+    judged = judge_pod(snap["pods"][0], inputs)
+    assert judged.fits is None
+    assert "DRADerivedAttributes" in judged.per_node[NODE].detail

@@ -42,6 +42,7 @@ class Features:
     extended: bool = True  # DRAExtendedResource (the plugin's, not the allocator's)
     fractional_capacity_range: bool = False  # DRAFractionalCapacityRange (1.37: beta, on)
     compatibility_groups: bool = False  # DRADeviceCompatibilityGroups (1.37: alpha, off)
+    derived_attributes: bool = False  # DRADerivedAttributes (1.37: alpha, off)
     release: Release = DEFAULT_RELEASE
 
     @property

@@ -12,7 +12,13 @@ from gsb_tui.dra.alloc.constraints import Constraint, DistinctAttribute, MatchAt
 from gsb_tui.dra.alloc.features import Features
 from gsb_tui.dra.alloc.pools import Pool, ReadSlice, SliceDevice
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
-from gsb_tui.dra.alloc.results import MAX_RESULTS, AllocError, PoolDevice, RequestData
+from gsb_tui.dra.alloc.results import (
+    MAX_RESULTS,
+    AllocError,
+    PoolDevice,
+    RequestData,
+    Undecided,
+)
 from gsb_tui.snapshot import Obj
 
 # isSelectable and, with consumable capacity, CmpRequestOverCapacity for one device
@@ -110,7 +116,9 @@ def validate_request(
 ) -> RequestData:
     """validateDeviceRequest."""
     data = RequestData(request, parent, None)
-    if request.derived and features.since_137:  # only "experimental" computes them
+    if request.derived and features.derived_attributes:  # "experimental" computes them
+        raise Undecided("DRADerivedAttributes is on: that allocator is not mirrored")
+    if request.derived and features.since_137:  # the incubating allocator refuses them
         raise AllocError(
             f"claim {claim.ref}, request {request.name}: cannot handle request with derived "
             "attributes, the feature is disabled"
