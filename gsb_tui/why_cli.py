@@ -13,6 +13,7 @@ import asyncio
 import json
 import sys
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from gsb_tui import gc_pause
@@ -40,6 +41,7 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
     from gsb_tui.dra.alloc.explain import blockers, natural_key
     from gsb_tui.dra.alloc.from_view import inputs_of
     from gsb_tui.dra.alloc.scheduler import judge_pod
+    from gsb_tui.dra.availability import format_quantity
 
     ref = f"{namespace}/{name}"
     pod = view.pods.get((namespace, name))
@@ -84,6 +86,10 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
                 "driver": r.id.driver,
                 "pool": r.id.pool,
                 "device": r.id.device,
+                # a share of a device (allowMultipleAllocations): what it takes of it
+                "consumed": {k: format_quantity(Fraction(v)) for k, v in r.consumed.items()}
+                if r.share
+                else None,
             }
             for i, results in enumerate(verdict.results)
             for r in results

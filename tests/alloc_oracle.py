@@ -29,7 +29,7 @@ from typing import Any
 
 from gsb_tui.cluster.build import ensure_oracle
 from gsb_tui.cluster.releases import DEFAULT_RELEASE, RELEASES
-from gsb_tui.dra.alloc.features import features_for
+from gsb_tui.dra.alloc.features import Features, features_for
 from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement, judge_pod, prepare
 from gsb_tui.dra.model import parse_taint_rule
 
@@ -82,12 +82,12 @@ def run_oracle(
 
 
 def judge_all(
-    snapshot: dict[str, Any], release: str = DEFAULT_RELEASE
+    snapshot: dict[str, Any], release: str = DEFAULT_RELEASE, features: Features | None = None
 ) -> tuple[Inputs, dict[str, PodJudgement]]:
     """gsb-tui's allocator on the same snapshot, deciding as the release's patch the practice
-    cluster pins: every pod not bound yet, by "ns/name"."""
+    cluster pins (or with `features`): every pod not bound yet, by "ns/name"."""
     rules = [parse_taint_rule(r) for r in snapshot.get("rules", [])]
-    features = features_for(RELEASES[release].k8s)
+    features = features or features_for(RELEASES[release].k8s)
     inputs = prepare(
         snapshot["slices"],
         snapshot["classes"],

@@ -16,11 +16,13 @@ const release = "1.37"
 type taintRule = resourceapi.DeviceTaintRule
 
 // releaseFeatures are the 1.37 allocator features beyond featureNames, with
-// their 1.37 defaults (pkg/features/kube_features.go at v1.37.2):
-// DRAFractionalCapacityRange beta and on, DRADeviceCompatibilityGroups alpha
-// and off.
+// their defaults as a 1.37.2 binary has them (pkg/features/kube_features.go):
+// DRAFractionalCapacityRange is beta, but its default-on entry needs
+// compatibility version 1.37 while a 1.37 binary's is 1.36, so it is off (the
+// practice cluster's scheduler consumed 1, not 750m, for 600m in 250m steps);
+// DRADeviceCompatibilityGroups is alpha and off.
 var releaseFeatures = map[string]bool{
-	"FractionalCapacityRange": true,
+	"FractionalCapacityRange": false,
 	"CompatibilityGroups":     false,
 }
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -368,6 +371,65 @@ def test_network_devices_for_all_nodes_and_per_device(rest: Rest) -> None:
         selector = rest.get(f"{CLAIMS}/{name}")["status"]["allocation"].get("nodeSelector")
         # Only a device tied to one node ties the claim to that node.
         assert (selector is not None) == (mode == "node"), (mode, selector)
+
+
+def _rows(cp: ControlPlane) -> list[dict[str, Any]]:
+    command = [sys.executable, "-m", "gsb_tui.cli", "devices", "--json"]
+    proc = subprocess.run(
+        [*command, "--kubeconfig", str(cp.kubeconfig)], capture_output=True, text=True, timeout=60
+    )
+    rows: list[dict[str, Any]] = json.loads(proc.stdout)["devices"]
+    return rows
+
+
+def _tainted(cp: ControlPlane) -> set[tuple[str, str, str]]:
+    """The devices `gsb-tui devices --json` says are tainted (any reason naming a taint)."""
+    return {(r["driver"], r["pool"], r["device"]) for r in _rows(cp) if "tainted" in r["reasons"]}
+
+
+def test_a_rule_without_selector_taints_as_the_release_says(cp: ControlPlane, rest: Rest) -> None:
+    """No deviceSelector: every device on 1.36 (v1beta2), none from 1.37.1 (v1); gsb-tui and the
+    scheduler follow the release."""
+    release = cp.info()["kube"]
+    api = RELEASES[release].rules_api
+    every = {
+        (s["spec"]["driver"], s["spec"]["pool"]["name"], d["name"])
+        for s in slices(rest)
+        for d in s["spec"].get("devices") or []
+    }
+    before = _tainted(cp)
+    assert before < every  # the taints profile's own tainted devices, not all
+    lab_pools = {
+        s["spec"]["pool"]["name"]
+        for s in slices(rest)
+        if s["spec"]["pool"]["name"] == s["spec"].get("nodeName")
+    }
+    free = next(r for r in _rows(cp) if r["pool"] in lab_pools and r["state"] == "free")
+    rule = {
+        "apiVersion": api,
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "prof-no-selector"},
+        "spec": {"taint": {"key": "example.com/all", "value": "x", "effect": "NoSchedule"}},
+    }
+    rules = f"/apis/{api}/devicetaintrules"
+    rest.create(rules, rule)
+    try:
+        # any device of the lab's driver: one is free (`free`) unless the rule taints them all
+        rest.create(CLAIMS, claim("prof-no-selector", f"device.driver == '{free['driver']}'"))
+        rest.create(PODS, pod("prof-no-selector", "prof-no-selector"))
+        if release == "1.36":
+            eventually("every device tainted", lambda: _tainted(cp) == every)
+            said = eventually("the refusal", lambda: unschedulable(rest, "prof-no-selector"))
+            assert UNSCHEDULABLE in said
+        else:
+            eventually("the pod to run", lambda: running(rest, "prof-no-selector"))
+            assert _tainted(cp) == before
+    finally:
+        rest.delete(f"{rules}/prof-no-selector")
+        with contextlib.suppress(RestError):
+            rest.delete(f"{PODS}/prof-no-selector?gracePeriodSeconds=0")
+        rest.delete(f"{CLAIMS}/prof-no-selector")
+        eventually("the rule's taints gone", lambda: _tainted(cp) == before)
 
 
 def test_a_failure_condition_makes_the_scheduler_give_the_device_back(

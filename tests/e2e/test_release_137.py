@@ -147,3 +147,80 @@ def test_a_rule_without_selector_taints_nothing_on_137(cp: ControlPlane) -> None
     finally:
         rest.delete(f"{RESOURCE}/devicetaintrules/{rule}")
         rest.delete(f"/api/v1/namespaces/{ns}")
+
+
+def test_a_fractional_range_fills_as_the_scheduler_fills_it(cp: ControlPlane) -> None:
+    """A shared device whose range steps in milli units, on a default 1.37 cluster, where
+    DRAFractionalCapacityRange (beta) is off: its default-on entry needs compatibility version
+    1.37. Each share is predicted by `why` (fits, and what it takes) before the scheduler is
+    let at it; the amounts the scheduler writes are `why`'s, and the share that does not fit
+    is the one `why` refused. The device and its numbers are this test's own."""
+    from gsb_tui.dra.cel.quantity import parse_quantity
+
+    rest = cp.rest()
+    rng = random.Random(SEED + 2)
+    node = rest.get("/api/v1/nodes")["items"][0]["metadata"]["name"]
+    driver = rest.get(f"{RESOURCE}/resourceslices")["items"][0]["spec"]["driver"]
+    cls = rest.get(f"{RESOURCE}/deviceclasses")["items"][0]["metadata"]["name"]
+    pool = f"frac-{rng.randrange(16**4):04x}"
+    step, low, total, asked = "250m", "500m", "2", "600m"
+    device = {
+        "name": "shared-0",
+        "allowMultipleAllocations": True,
+        "capacity": {
+            "mem": {
+                "value": total,
+                "requestPolicy": {"default": low, "validRange": {"min": low, "step": step}},
+            }
+        },
+    }
+    spec = {
+        "driver": driver,
+        "nodeName": node,
+        "pool": {"name": pool, "generation": 1, "resourceSliceCount": 1},
+        "devices": [device],
+    }
+    slice_name = f"{pool}-slice"
+    rest.create(
+        f"{RESOURCE}/resourceslices",
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceSlice",
+            "metadata": {"name": slice_name},
+            "spec": spec,
+        },
+    )
+    ns = f"r137-{rng.randrange(16**5):05x}"
+    rest.create("/api/v1/namespaces", {"metadata": {"name": ns}})
+    placed: list[str] = []
+    taken: list[str] = []
+    try:
+        for i in range(6):
+            name = f"share-{i}"
+            claim = _claim(ns, name, cls, 1)
+            exactly = claim["spec"]["devices"]["requests"][0]["exactly"]
+            # only a device publishing "mem" can give it (the lab's GPUs publish memory)
+            exactly["capacity"] = {"requests": {"mem": asked}}
+            rest.create(f"{RESOURCE}/namespaces/{ns}/resourceclaims", claim)
+            rest.create(f"/api/v1/namespaces/{ns}/pods", _pod(ns, name, name))
+            said = gsb(cp, "why", f"{ns}/{name}")
+            ours = [a for a in said["allocation"] if a["pool"] == pool]
+            ungate(rest, f"{ns}/{name}")
+            verdict, words = outcome(rest, f"{ns}/{name}", 60)
+            if verdict == "placed":
+                results = rest.get(f"{RESOURCE}/namespaces/{ns}/resourceclaims/{name}")
+                (result,) = results["status"]["allocation"]["devices"]["results"]
+                assert result["pool"] == pool and said["fits"] is True and len(ours) == 1, said
+                theirs = parse_quantity(result["consumedCapacity"]["mem"]).value
+                assert parse_quantity(ours[0]["consumed"]["mem"]).value == theirs
+                placed.append(name)
+                taken.append(result["consumedCapacity"]["mem"])
+            else:
+                assert said["fits"] is not True or not ours, (said, words)
+                break
+        # with the gate off 600m is made an integer first and takes 1 (750m with it on)
+        assert placed and all(parse_quantity(c).value == 1 for c in taken), taken
+        assert len(placed) == 2, placed  # two shares of 1 fill 2
+    finally:
+        rest.delete(f"/api/v1/namespaces/{ns}")
+        rest.delete(f"{RESOURCE}/resourceslices/{slice_name}")

@@ -125,7 +125,8 @@ def share_without_capacity_and_counters() -> dict[str, Any]:
 
 def fractional_range() -> dict[str, Any]:
     """A range of 0.5 steps: 1.36 rounds a request of 1.2 up to 2 (after making integers of
-    it), 1.37 (DRAFractionalCapacityRange) to 1.5, which still fits beside a share of 2.5."""
+    it), and so does 1.37 by default; with DRAFractionalCapacityRange on (beta, but off on a
+    1.37 binary) to 1.5, which still fits beside a share of 2.5."""
     policy = {"default": "1", "validRange": {"min": "500m", "step": "500m"}}
     held = _share("holder", {"mem": "2500m"})
     wanted = claim("wanted", 1)
@@ -177,7 +178,7 @@ CASES: dict[str, tuple[Callable[[], dict[str, Any]], bool]] = {
     "all-with-a-used-up-share": (all_with_a_used_up_share, True),
     "distinct-within-one-request": (distinct_within_one_request, True),
     "share-without-capacity-and-counters": (share_without_capacity_and_counters, True),
-    "fractional-range": (fractional_range, True),
+    "fractional-range": (fractional_range, False),  # the gate's case: below
     "compatibility-groups": (compatibility_groups, True),
     "derived-attributes": (derived_attributes, True),
     "runtime-error-words": (runtime_error_words, True),
@@ -253,3 +254,25 @@ def test_claims_stored_with_derived_attributes_make_the_answer_not_decided() -> 
     judged = judge_pod(snap["pods"][0], inputs)
     assert judged.fits is None
     assert "DRADerivedAttributes" in judged.per_node[NODE].detail
+
+
+def test_a_fractional_range_in_milli_units_with_the_gate_on() -> None:
+    """1.37 with DRAFractionalCapacityRange on: the oracle and the mirror round in milli units
+    (the share fits), where the same release with the gate off refuses it."""
+    from dataclasses import replace
+
+    from gsb_tui.dra.alloc.features import features_for
+
+    snap = for_release(fractional_range(), "1.37")
+    on = replace(features_for("v1.37.2"), fractional_capacity_range=True)
+    gated = {**snap, "features": {"FractionalCapacityRange": True}}
+    want = run_oracle(gated, release="1.37")["pods"][f"{NS}/p"]
+    _inputs, judged = judge_all(snap, "1.37", on)
+    got = judged[f"{NS}/p"]
+    assert (got.fits, sorted(got.nodes), got.error or None) == (
+        want["fits"],
+        want["nodes"],
+        want["error"],
+    )
+    off = run_oracle(snap, release="1.37")["pods"][f"{NS}/p"]
+    assert want["fits"] is True and off["fits"] is False

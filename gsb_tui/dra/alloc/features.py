@@ -11,7 +11,9 @@ release, because patch and minor releases changed what the allocator decides wit
   consume no capacity is "in use" (its counters are not charged again); capacity errors stop
   the attempt; slices whose devices declare compatibility groups are ignored while
   DRADeviceCompatibilityGroups is off (their pool is then incomplete); requests with derived
-  attributes are refused; fractional capacity ranges (DRAFractionalCapacityRange, beta, on).
+  attributes are refused. DRAFractionalCapacityRange (milli-unit ranges) is beta in 1.37 but
+  off by default there: its default-on entry needs compatibility version 1.37, and a 1.37
+  binary's is 1.36 (seen on v1.37.2: a share of 600m in 500m/250m steps took 1).
 Both minors run the "incubating" allocator with their default gates; gates that select the
 "experimental" one (DRAListTypeAttributes, DRADeviceCompatibilityGroups, DRADerivedAttributes,
 DRAOptionalNodeOperations) are not mirrored.
@@ -40,7 +42,7 @@ class Features:
     )
     consumable_capacity: bool = True  # DRAConsumableCapacity
     extended: bool = True  # DRAExtendedResource (the plugin's, not the allocator's)
-    fractional_capacity_range: bool = False  # DRAFractionalCapacityRange (1.37: beta, on)
+    fractional_capacity_range: bool = False  # DRAFractionalCapacityRange (1.37: beta, off)
     compatibility_groups: bool = False  # DRADeviceCompatibilityGroups (1.37: alpha, off)
     derived_attributes: bool = False  # DRADerivedAttributes (1.37: alpha, off)
     release: Release = DEFAULT_RELEASE
@@ -80,9 +82,7 @@ def features_for(version: str | None) -> Features:
     default release when the version is unknown, the nearest mirrored one outside the range."""
     release = parse_release(version) or DEFAULT_RELEASE
     release = max(OLDEST, min(release, NEWEST))
-    return replace(
-        DEFAULT_FEATURES, release=release, fractional_capacity_range=release >= (1, 37, 0)
-    )
+    return replace(DEFAULT_FEATURES, release=release)
 
 
 def mirrored(version: str | None) -> bool:
