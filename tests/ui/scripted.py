@@ -143,8 +143,9 @@ class SnapshotSource:
     repository is checked out.
     """
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: Snapshot, server: bool = False) -> None:
         self.snapshot = snapshot
+        self.server = server  # also say the snapshot's server version (a SERVER change)
         self.done = False
         self.info = SourceInfo(
             context="lab", server="https://127.0.0.1:6443", namespace=NAMESPACE, live=True
@@ -154,6 +155,8 @@ class SnapshotSource:
         pass
 
     async def run(self, emit: Emit) -> None:
+        if self.server and self.snapshot.server_version:
+            emit(Change(Kind.NODES, "SERVER", label=self.snapshot.server_version))
         for kind in Kind:
             emit(Change(kind, "SYNCED", items=tuple(self.snapshot.items(kind))))
             emit(Change(kind, "STATE", state=self.snapshot.state(kind)))

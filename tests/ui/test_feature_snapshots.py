@@ -181,6 +181,37 @@ def test_a_claim_held_by_a_podgroup(
     assert snap_compare(app, terminal_size=size, run_before=scene)
 
 
+@SIZES
+@LANGS
+def test_pool_status_beside_the_ledger(
+    snap_compare: SnapCompare, size: tuple[int, int], lang: str
+) -> None:
+    """1.37 (recorded on v1.37.2, tests/fixtures/poolstatus/busy.json): the Slices pane puts the
+    resourcepoolstatusrequest-controller's counts beside gsb-tui's, with the reasons' codes."""
+    from gsb_tui.ui.panes.slices import pool_status_lines
+    from tests.unit.test_pool_status import recorded
+
+    view, _status = recorded("busy")
+    (first, *_others) = pool_status_lines(view, lang).values()
+    # the recording keeps only the kinds the comparison reads: the others stay unlisted (said
+    # as "connecting"), so nothing is judged missing from them (no ghost pods)
+    snapshot = view.snapshot
+    words = first.plain.split(":", 1)[0]  # "ResourcePoolStatusRequest <name>"
+
+    async def run(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, GsbApp)
+        await wait_until(pilot, lambda: bool(getattr(app.source, "done", False)))
+        await wait_until(pilot, lambda: app.view is not None and bool(app.view.slices))
+        app.dashboard.focus_pane("slices")
+        await pilot.pause()
+        await wait_until(pilot, lambda: words in _screen_text(app))
+        assert "k8s v1.37.2" in _screen_text(app)
+
+    app = make_app(SnapshotSource(snapshot, server=True), lang)
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
 def test_the_pinned_clock_is_the_details_clock(pinned: Callable[[datetime], None]) -> None:
     """Both binding lines of the details read the one pinned clock."""
     view = profile_view("binding", "binding-waiting")
