@@ -37,8 +37,9 @@ def _consumers(view: DraView, consumers: Sequence[str]) -> tuple[tuple[str, ...]
     for consumer in consumers:
         namespace, _, name = consumer.partition("/")
         if name.startswith(GROUP):
-            groups.append(f"{namespace}/{name.removeprefix(GROUP)}")
-            pods += (f"{p.namespace}/{p.name}" for p in view.consumer_pods(consumer))
+            group = name.removeprefix(GROUP)
+            groups.append(f"{namespace}/{group}")
+            pods += (f"{p.namespace}/{p.name}" for p in view.group_pods(namespace, group))
         else:
             pods.append(consumer)
     return tuple(dict.fromkeys(pods)), tuple(groups)

@@ -41,7 +41,7 @@ from gsb_tui.dra.model import (
     parse_taint_rule,
     parse_template,
 )
-from gsb_tui.dra.occupancy import GROUP, Occupancy
+from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.pool_health import pool_problems
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
@@ -188,14 +188,6 @@ class DraView:
                 key=lambda p: p.name,
             )
         )
-
-    def consumer_pods(self, consumer: str) -> tuple[Pod, ...]:
-        """The pods behind an occupancy consumer: the pod, or a PodGroup's members."""
-        namespace, _, name = consumer.partition("/")
-        if name.startswith(GROUP):
-            return self.group_pods(namespace, name.removeprefix(GROUP))
-        pod = self.pods.get((namespace, name))
-        return (pod,) if pod is not None else ()
 
     def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]:
         """Pods whose resourceClaims resolve to the claim, plus reservedFor pods that exist and

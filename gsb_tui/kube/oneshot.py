@@ -145,24 +145,6 @@ async def fetch_snapshot(
     )
 
 
-async def server_version(target: Target, timeout: float = 3.0) -> str:
-    """The API server's gitVersion (`GET /version`), or "" when it cannot be read in time:
-    the commands decide as that release decides and say which one it is."""
-    from gsb_tui.kube.config import resolve
-    from gsb_tui.kube.transport import make_transport
-    from gsb_tui.kube.version import read_version
-
-    try:
-        api = await asyncio.wait_for(make_transport(resolve(target)), timeout)
-    except (KubeconfigError, OSError, TimeoutError, ValueError):
-        return ""
-    try:
-        return await read_version(api, timeout)
-    finally:
-        with contextlib.suppress(Exception):
-            await api.close()
-
-
 def unreadable(snapshot: Snapshot, kinds: Iterable[Kind]) -> Text | None:
     """The first of `kinds` the snapshot could not read, worded (None: all were read)."""
     for kind in kinds:

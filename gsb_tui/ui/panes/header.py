@@ -103,9 +103,10 @@ class StatusHeader(Widget):
         line.append(" ")
         version = self.snapshot.server_version if self.snapshot is not None else ""
         if version:  # the Kubernetes the answers are decided for (dra/alloc/features.py)
+            as_is = mirrored(version)
             line.append("k8s ", style="dim")
-            line.append(version, style="" if mirrored(version) else "yellow")
-            if not mirrored(version):
+            line.append(version, style="" if as_is else "yellow")
+            if not as_is:
                 line.append(
                     " " + text(self.lang, "header.judged-as", release=features_for(version).name),
                     style="yellow",
