@@ -120,6 +120,19 @@ def _run_step(step: str, cmd: list[str], cwd: Path, env: dict[str, str], log_fil
         )
 
 
+def version_ldflags(version: str) -> str:
+    """What `kubectl version` and /version say: a release build's version stamps."""
+    return " ".join(
+        f"-X k8s.io/component-base/version.{k}={v}"
+        for k, v in (
+            ("gitVersion", version),
+            ("gitMajor", "1"),
+            ("gitMinor", version.split(".")[1]),
+            ("gitTreeState", "clean"),
+        )
+    )
+
+
 def _build_env() -> dict[str, str]:
     env = dict(os.environ)
     env["CGO_ENABLED"] = "0"
@@ -222,15 +235,7 @@ def ensure_binaries(log: Log = print, release: str = DEFAULT_RELEASE) -> Binarie
         tmp = k8s_dir.with_name("bin.partial")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        ldflags = " ".join(
-            f"-X k8s.io/component-base/version.{k}={v}"
-            for k, v in (
-                ("gitVersion", version),
-                ("gitMajor", "1"),
-                ("gitMinor", version.split(".")[1]),
-                ("gitTreeState", "clean"),
-            )
-        )
+        ldflags = version_ldflags(version)
         started = time.monotonic()
         log(t("cluster.building-k8s", version=version, log=logs / f"build-k8s{suffix}.log"))
         _run_step(

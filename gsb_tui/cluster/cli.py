@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-from gsb_tui.cluster import profile_cli, profiles
+from gsb_tui.cluster import node_cli, profile_cli, profiles
 from gsb_tui.cluster.releases import DEFAULT_RELEASE, RELEASES
 from gsb_tui.words import localize, text
 
@@ -35,13 +35,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     up = csub.add_parser(
         "up", help="build (first time) and start the cluster, seed the lab objects"
     )
-    up.add_argument("--nodes", type=int, default=1, help="fake nodes (default 1)")
+    up.add_argument(
+        "--nodes", type=int, default=None, help="fake (kwok) nodes (default 1; 0 with --real-node)"
+    )
     up.add_argument("--devices", type=int, default=8, help="devices per node (default 8)")
     up.add_argument("--node-name", default="lab-node", help="node name (prefix when --nodes > 1)")
     up.add_argument(
         "--kube", choices=sorted(RELEASES), default=DEFAULT_RELEASE, help="Kubernetes release"
     )
     profile_cli.add_up_args(up)
+    node_cli.add_up_args(up)
     build = csub.add_parser(
         "build", help="build (or reuse) the control-plane binaries and print where"
     )
@@ -51,6 +54,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=DEFAULT_RELEASE,
         help="Kubernetes release (all: every one)",
     )
+    node_cli.add_build_args(build)
+    node_cli.add_health_parser(csub)
     csub.add_parser("down", help="stop exactly the processes `up` started")
     csub.add_parser("env", help="print `export KUBECONFIG=...` for this cluster")
     profile_cli.add_driver_parser(csub)
@@ -59,6 +64,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="start a temporary cluster, perform the lab with kubectl, record the watch stream",
     )
     rec.add_argument("out", type=Path, help="recording to write (JSON lines)")
+    rec.add_argument(
+        "--real-node",
+        action="store_true",
+        help="on a real node (root): also CDI env, device health and a prepare failure",
+    )
     prof = csub.add_parser(
         "record-profile",
         help="start a temporary cluster with a profile, show its feature with kubectl, record it",
@@ -98,13 +108,17 @@ def run(args: argparse.Namespace, lang: str) -> int:
     # plane's imports (cryptography for the PKI) cost `check` and `--help` ~0.1 s.
     from gsb_tui.cluster.build import BuildError
     from gsb_tui.cluster.control_plane import ClusterError, ControlPlane, Settings
+    from gsb_tui.cluster.real_node import NodeError
     from gsb_tui.cluster.rest import RestError
 
     cp = ControlPlane(args.dir)
     log = _progress("cluster", lang)
     try:
         if args.cluster_cmd == "up":
-            if args.nodes < 1 or args.devices < 1 or args.devices > 128:
+            if args.nodes is None:
+                args.nodes = 0 if args.real_node else 1
+            low = 0 if args.real_node else 1
+            if args.nodes < low or args.devices < 1 or args.devices > 128:
                 print(text(lang, "cluster.bad-sizes"), file=sys.stderr)
                 return 64  # EX_USAGE (cli_io.EXIT_USAGE): the command line is wrong
             try:
@@ -118,6 +132,7 @@ def run(args: argparse.Namespace, lang: str) -> int:
                     devices=args.devices,
                     node_prefix=args.node_name,
                     kube=args.kube,
+                    real_node=args.real_node,
                     **chosen,
                 ),
                 log=log,
@@ -132,6 +147,8 @@ def run(args: argparse.Namespace, lang: str) -> int:
             for release in releases:
                 bins = ensure_binaries(log=log, release=release)
                 print(bins.apiserver.parent)
+                if args.real_node:
+                    node_cli.build_node(release, log)
             print(bins.kwok.parent)
             oracle = ensure_oracle(log=log)  # the tests' allocation oracle, from the same module
             print(oracle.parent)
@@ -140,7 +157,12 @@ def run(args: argparse.Namespace, lang: str) -> int:
             from gsb_tui.cluster.lab_run import LabRunError, record_lab
 
             try:
-                record_lab(args.out, log=_progress("record", lang))
+                if args.real_node:
+                    from gsb_tui.cluster.node_run import record_real_node_lab
+
+                    record_real_node_lab(args.out, log=_progress("record", lang))
+                else:
+                    record_lab(args.out, log=_progress("record", lang))
             except LabRunError as exc:
                 print(f"gsb-tui cluster record-lab: {exc}", file=sys.stderr)
                 return 1
@@ -157,6 +179,8 @@ def run(args: argparse.Namespace, lang: str) -> int:
                 print(f"gsb-tui cluster record-profile: {exc}", file=sys.stderr)
                 return 1
             return 0
+        if args.cluster_cmd == "health":
+            return node_cli.run_health(args, cp, lang)
         if args.cluster_cmd == "binding-driver":
             return profile_cli.run_binding_driver(args)
         if args.cluster_cmd == "down":
@@ -185,7 +209,7 @@ def run(args: argparse.Namespace, lang: str) -> int:
                 print(_row(text(lang, "cluster.status.server"), status["server"]))
                 print(_row("kubeconfig", status["kubeconfig"]))
         return 0 if status["api_ready"] else 1
-    except (BuildError, ClusterError) as exc:
+    except (BuildError, ClusterError, NodeError) as exc:
         print(f"gsb-tui cluster: {exc}", file=sys.stderr)
         return 1
     except RestError as exc:

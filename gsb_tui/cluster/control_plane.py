@@ -17,13 +17,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gsb_tui.cluster import flags, profiles, seed, seed_profiles
+from gsb_tui.cluster import flags, node_config, profiles, real_node, seed, seed_run
 from gsb_tui.cluster.build import Binaries, ensure_binaries
+from gsb_tui.cluster.node_build import ensure_node_binaries
 from gsb_tui.cluster.pki import Pki, admin_kubeconfig, read_token, write_pki
 from gsb_tui.cluster.process import (
     PidFile,
@@ -35,15 +35,14 @@ from gsb_tui.cluster.process import (
     wait_port_free,
     wait_start_ticks,
 )
-from gsb_tui.cluster.rest import Rest, RestError
+from gsb_tui.cluster.rest import Rest
 from gsb_tui.words import t
 
 Log = Callable[[str], None]  # given catalog Texts (cluster.*): the caller picks the language
 # Stop order; start order is the reverse.
 COMPONENTS = ("kwok", "kube-scheduler", "kube-controller-manager", "kube-apiserver", "etcd")
 # Started by some profiles only (profiles.Profile.components); stopped before the rest.
-OPTIONAL = ("binding-driver",)
-SEED_THREADS = 8  # nodes and slices are created in parallel: 1,250 nodes one by one take minutes
+OPTIONAL = ("binding-driver", *real_node.COMPONENTS)
 
 
 class ClusterError(RuntimeError):
@@ -70,6 +69,7 @@ class Settings:
     # benchmark raises it to fill thousands of pods in a few minutes.
     scheduler_qps: float = 0.0
     kube: str = "1.36"  # which Kubernetes release (gsb_tui/cluster/build.py RELEASES)
+    real_node: bool = False  # a real kubelet + containerd + the practice driver (real_node.py)
 
 
 @dataclass
@@ -90,6 +90,7 @@ class ControlPlane:
         self.log_dir = self.dir / "logs"
         self.pki = self.dir / "pki"
         self.info_file = self.dir / "cluster.json"
+        self.node_paths = node_config.NodePaths(self.dir / "node")
 
     # ---- pid files -------------------------------------------------------------------------
 
@@ -100,6 +101,9 @@ class ControlPlane:
         """The pid of our component if it is still the process we started."""
         return self._pid_file(name).alive()
 
+    def _forget(self, name: str) -> None:
+        self._pid_file(name).remove()
+
     def running(self) -> dict[str, int | None]:
         names = [n for n in OPTIONAL if self._pid_file(n).exists()] + list(COMPONENTS)
         return {name: self._alive(name) for name in names}
@@ -109,9 +113,11 @@ class ControlPlane:
     def _log(self, name: str) -> Path:
         return self.log_dir / f"{name}.log"
 
-    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, name: str, args: list[str], env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        proc = spawn(args, self._log(name), cwd=self.dir)
+        proc = spawn(args, self._log(name), cwd=self.dir, env=env)
         self._pid_file(name).write(proc.pid, wait_start_ticks(proc.pid), args)
         return proc
 
@@ -167,10 +173,13 @@ class ControlPlane:
             log(t("cluster.stopping-partial", names=", ".join(live)))
             self.down(log=lambda _m: None)
         self._clear_stale(log)
+        if settings.real_node:
+            real_node.check_can_run()
         bins = ensure_binaries(log, settings.kube)
+        node_bins = ensure_node_binaries(log, settings.kube) if settings.real_node else None
         started = time.monotonic()
         timings = Timings()
-        for sub in ("etcd", "pki", "logs", "run"):
+        for sub in ("etcd", "pki", "logs", "run", "node"):
             shutil.rmtree(self.dir / sub, ignore_errors=True)
         self.dir.mkdir(parents=True, exist_ok=True)
         pki = self._write_pki()
@@ -181,8 +190,24 @@ class ControlPlane:
             "kwok": free_port(),
         }
         procs: dict[str, subprocess.Popen[bytes]] = {}
+        node: dict[str, object] = {}
         try:
             self._start_all(bins, ports, pki, settings, procs, timings, log)
+            if node_bins is not None:
+                t0 = time.monotonic()
+                rest = self.rest()
+                node = real_node.start(
+                    self._spawn,
+                    self._wait,
+                    self.node_paths,
+                    node_bins,
+                    self.kubeconfig,
+                    rest,
+                    settings.profiles,
+                    settings.devices,
+                    log,
+                )
+                timings.add("real_node", t0)
         except BaseException:
             self.down(log=lambda _m: None)
             raise
@@ -198,7 +223,8 @@ class ControlPlane:
             "profiles": list(settings.profiles),
             "feature_gates": profiles.feature_gates(settings.profiles),
             "runtime_config": profiles.runtime_config(settings.profiles, settings.kube),
-            "controllers": flags.controllers(settings.profiles),
+            "controllers": flags.controllers(settings.profiles, settings.real_node),
+            "real_node": node or None,
             "audit_log": str(self.log_dir / "audit.log") if settings.audit else "",
             "timings_s": timings.phases,
             "started_at": time.time(),
@@ -251,7 +277,8 @@ class ControlPlane:
         log(t("cluster.starting-rest"))
         names, kubeconfig = settings.profiles, self.kubeconfig
         procs["kube-controller-manager"] = self._spawn(
-            "kube-controller-manager", flags.controller_manager(bins, kubeconfig, names)
+            "kube-controller-manager",
+            flags.controller_manager(bins, kubeconfig, names, settings.real_node),
         )
         procs["kube-scheduler"] = self._spawn(
             "kube-scheduler", flags.scheduler(bins, kubeconfig, names, settings.scheduler_qps)
@@ -272,7 +299,16 @@ class ControlPlane:
             extra += [f"+{c}" for c in profiles.controllers(settings.profiles)]
             shown = " ".join(extra) or "-"
             log(t("cluster.profiles", profiles=",".join(settings.profiles), flags=shown))
-        self._seed(rest, settings, procs)
+        seed_run.seed_cluster(
+            rest,
+            seed.node_names(settings.node_prefix, settings.nodes),
+            settings.profiles,
+            settings.devices,
+            settings.partitions,
+            lambda what, check, timeout, interval: self._wait(
+                what, check, procs, timeout, interval
+            ),
+        )
         if "binding-driver" in profiles.components(settings.profiles):
             log(t("cluster.binding-driver", log=self._log("binding-driver")))
             driver = [sys.executable, "-m", "gsb_tui.cli", "cluster", "--dir", str(self.dir)]
@@ -281,61 +317,6 @@ class ControlPlane:
                 "binding-driver", driver + (["--fail"] if settings.binding_fail else [])
             )
         timings.add("seeded", t0)
-
-    def _seed(
-        self, rest: Rest, settings: Settings, procs: dict[str, subprocess.Popen[bytes]]
-    ) -> None:
-        rest.ensure("/api/v1/namespaces", seed.namespace())
-        rest.ensure("/apis/resource.k8s.io/v1/deviceclasses", seed.device_class())
-        names = seed.node_names(settings.node_prefix, settings.nodes)
-
-        def add_node(name: str) -> tuple[str, str]:
-            created = rest.ensure("/api/v1/nodes", seed.node(name))
-            uid = str(created["metadata"]["uid"])
-            existing = rest.get(
-                f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={name}"
-            )
-            if "lab" in settings.profiles and not existing.get("items"):
-                rest.create(
-                    "/apis/resource.k8s.io/v1/resourceslices",
-                    seed.resource_slice(name, uid, settings.devices),
-                )
-            return name, uid
-
-        with ThreadPoolExecutor(max(1, min(SEED_THREADS, len(names)))) as pool:
-            uids = dict(pool.map(add_node, names))  # map keeps the nodes in order
-            made = seed_profiles.objects(
-                settings.profiles, uids, settings.devices, settings.partitions
-            )
-            list(pool.map(lambda item: rest.create(*item), made))  # raises what a create raised
-
-        def nodes_ready() -> bool:
-            items = rest.get("/api/v1/nodes").get("items", [])
-            ready = {
-                n["metadata"]["name"]
-                for n in items
-                for c in (n.get("status") or {}).get("conditions") or []
-                if c.get("type") == "Ready" and c.get("status") == "True"
-            }
-            return set(names) <= ready
-
-        def default_sa() -> bool:
-            try:
-                rest.get(f"/api/v1/namespaces/{seed.LAB_NAMESPACE}/serviceaccounts/default")
-                return True
-            except RestError:
-                return False
-
-        # Each look lists every node: at a thousand nodes, once a second is plenty.
-        many = len(names) > 50
-        self._wait(
-            "kwok to mark the node(s) Ready",
-            nodes_ready,
-            procs,
-            60 + 0.1 * len(names),
-            interval=1.0 if many else 0.1,
-        )
-        self._wait(f"the default ServiceAccount in {seed.LAB_NAMESPACE}", default_sa, procs, 60)
 
     # ---- stop / status ---------------------------------------------------------------------
 
@@ -349,8 +330,14 @@ class ControlPlane:
         """Stop what `up` started; returns how many processes were stopped."""
         stopped = 0
         if not self.run_dir.is_dir() or not any(self.run_dir.glob("*.pid")):
+            if self.node_paths.root.is_dir():  # a crash may leave the node's mounts behind
+                real_node.stop(self.node_paths, None, self._alive, self._forget, log)
             log(t("cluster.nothing-running", dir=self.run_dir))
             return 0
+        if self.node_paths.root.is_dir():
+            exe = (self._pid_file("containerd").read() or {}).get("exe")
+            shims = Path(str(exe)).parent if exe else None
+            stopped += real_node.stop(self.node_paths, shims, self._alive, self._forget, log)
         for name in (*OPTIONAL, *COMPONENTS):
             pid = self._alive(name)
             if pid is None:

@@ -84,18 +84,22 @@ def apiserver(
     return args
 
 
-def controllers(names: tuple[str, ...]) -> list[str]:
-    """The controllers kube-controller-manager runs: the lab's and the profiles' own."""
-    return [*CONTROLLERS, *profiles.controllers(names)]
+def controllers(names: tuple[str, ...], real_node: bool = False) -> list[str]:
+    """The controllers kube-controller-manager runs: the lab's and the profiles' own; a real
+    node's pods mount the kube-root-ca.crt ConfigMap that root-ca-cert-publisher makes."""
+    extra = ["root-ca-certificate-publisher-controller"] if real_node else []
+    return [*CONTROLLERS, *extra, *profiles.controllers(names)]
 
 
-def controller_manager(bins: Binaries, kubeconfig: Path, names: tuple[str, ...]) -> list[str]:
+def controller_manager(
+    bins: Binaries, kubeconfig: Path, names: tuple[str, ...], real_node: bool = False
+) -> list[str]:
     return [
         str(bins.controller_manager),
         f"--kubeconfig={kubeconfig}",
         "--leader-elect=false",
         "--secure-port=0",
-        f"--controllers={','.join(controllers(names))}",
+        f"--controllers={','.join(controllers(names, real_node))}",
         *profiles.gate_flags(names),
     ]
 

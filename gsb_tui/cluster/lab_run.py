@@ -38,7 +38,7 @@ metadata: {{name: no-claim-ref, namespace: {NS}}}
 spec:
   containers:
   - name: ctr
-    image: ubuntu:22.04
+    image: busybox:1.36
     command: ["sleep", "9999"]
   resourceClaims:
   - {{name: gpu, resourceClaimTemplateName: one-gpu}}

@@ -147,7 +147,9 @@ class PidFile:
 # ---- start -----------------------------------------------------------------------------------
 
 
-def spawn(args: list[str], log_path: Path, cwd: Path) -> subprocess.Popen[bytes]:
+def spawn(
+    args: list[str], log_path: Path, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """Start a child whose stdout and stderr append to `log_path`.
 
     It gets a session (and process group) of its own, so it survives the `up` command and a
@@ -162,6 +164,7 @@ def spawn(args: list[str], log_path: Path, cwd: Path) -> subprocess.Popen[bytes]
             stderr=subprocess.STDOUT,
             start_new_session=True,
             cwd=cwd,
+            env=env,
         )
 
 

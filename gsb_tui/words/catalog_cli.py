@@ -431,8 +431,10 @@ CLI: dict[str, tuple[str, str]] = {
     "config.more": ("(and {count} more)", "(그 밖에 {count} 개 더)"),
     # ---------------------------------------------------------------- gsb-tui cluster
     "cluster.bad-sizes": (
-        "--nodes must be >= 1 and --devices 1..128 (one slice holds at most 128)",
-        "--nodes 는 1 이상, --devices 는 1..128 이어야 합니다 (슬라이스 하나에 최대 128 개)",
+        "--nodes must be >= 1 (>= 0 with --real-node) and --devices 1..128 "
+        "(one slice holds at most 128)",
+        "--nodes 는 1 이상(--real-node 와 함께면 0 이상), --devices 는 1..128 이어야 합니다 "
+        "(슬라이스 하나에 최대 128 개)",
     ),
     # A shell comment after `export KUBECONFIG=...` (stdout, so it must stay one line).
     "cluster.then": (
@@ -513,6 +515,36 @@ CLI: dict[str, tuple[str, str]] = {
         "about 2 min from an empty Go build cache; log: {log})",
         "할당 오라클을 빌드합니다 (테스트용; 컨트롤 플레인 빌드 뒤에는 몇 초, "
         "빈 Go 빌드 캐시에서는 약 2 분; 로그: {log})",
+    ),
+    "cluster.building-node": (
+        "building {what} for the real node (first time only; log: {log})",
+        "실제 노드용 {what} 를 빌드합니다 (처음 한 번만; 로그: {log})",
+    ),
+    "cluster.built-node": (
+        "the real node's programs built in {seconds} s",
+        "실제 노드의 프로그램을 {seconds} 초 만에 빌드했습니다",
+    ),
+    "cluster.starting-node": (
+        "starting {component} on the real node ({log})",
+        "실제 노드에서 {component} 를 시작합니다 ({log})",
+    ),
+    "cluster.node-leftovers": (
+        "the real node left something that could not be removed: {what}",
+        "실제 노드가 남긴 것 중 지우지 못한 것이 있습니다: {what}",
+    ),
+    "cluster.no-real-node": (
+        "this cluster has no real node: start one with `gsb-tui cluster up --real-node`",
+        "이 클러스터에는 실제 노드가 없습니다: `gsb-tui cluster up --real-node` 로 시작하세요",
+    ),
+    "cluster.health-unknown-device": (
+        "{device} is not a device of the real node {node} (gpu-0, gpu-1, …)",
+        "{device} 는 실제 노드 {node} 의 장치가 아닙니다 (gpu-0, gpu-1, …)",
+    ),
+    "cluster.health-set": (
+        "{device} on {node}: {state} (annotation health.example.com/{device} on the Node; the "
+        "practice driver reports it to the kubelet within seconds)",
+        "{node} 의 {device}: {state} (Node 의 주석 health.example.com/{device}; 연습용 드라이버가 "
+        "몇 초 안에 kubelet 에 알립니다)",
     ),
     "cluster.built-oracle": (
         "allocation oracle built in {seconds} s -> {path}",

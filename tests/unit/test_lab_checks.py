@@ -771,7 +771,7 @@ def test_steps_data_and_examples() -> None:
         assert text.strip()
         for name in SNIPPETS[s.id]:
             assert f"--- {name} ---" in text
-    assert "ubuntu:22.04" in example_text("big.yaml") and "dra-big" in example_text("big.yaml")
+    assert "busybox:1.36" in example_text("big.yaml") and "dra-big" in example_text("big.yaml")
     assert "report.json" in example_for(8)
 
 
