@@ -30,15 +30,26 @@ def _demo_dirs() -> tuple[Path, ...]:
     return (here / "data", here.parent / "tests" / "fixtures")
 
 
+# The lab on a real node (`cluster record-lab --real-node`): CDI env, device health, a
+# prepare failure.
+REAL_NODE_DEMO = ("real-node", Path("realnode", "lab.jsonl"))
+
+
 def demo_names() -> list[str]:
-    """What `--demo NAME` takes: the lab, and each profile recording (`record-profile`)."""
+    """What `--demo NAME` takes: the lab, the lab on a real node, and each profile recording
+    (`record-profile`)."""
     found = {p.stem for d in _demo_dirs() for p in (d / "profiles").glob("*.jsonl")}
+    if any((d / REAL_NODE_DEMO[1]).is_file() for d in _demo_dirs()):
+        found.add(REAL_NODE_DEMO[0])
     return ["lab", *sorted(found - {"lab"})]
 
 
 def demo_recording(name: str = "lab") -> Path:
-    """The recording --demo replays: the lab's, or tests/fixtures/profiles/<name>.jsonl."""
+    """The recording --demo replays: the lab's, the real node's, or
+    tests/fixtures/profiles/<name>.jsonl."""
     relative = Path("lab.jsonl") if name == "lab" else Path("profiles", f"{name}.jsonl")
+    if name == REAL_NODE_DEMO[0]:
+        relative = REAL_NODE_DEMO[1]
     for directory in _demo_dirs():
         if (directory / relative).is_file():
             return directory / relative

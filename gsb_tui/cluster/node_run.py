@@ -45,6 +45,24 @@ spec:
 """
 
 
+# An image the node cannot have (no registry here): the kubelet's ErrImagePull.
+NO_IMAGE_POD = "no-image"
+NO_IMAGE = f"""\
+apiVersion: v1
+kind: Pod
+metadata: {{name: {NO_IMAGE_POD}, namespace: {NS}}}
+spec:
+  containers:
+  - name: ctr
+    image: ubuntu:22.04
+    command: ["sleep", "9999"]
+    resources:
+      claims: [{{name: gpu}}]
+  resourceClaims:
+  - {{name: gpu, resourceClaimTemplateName: one-gpu}}
+"""
+
+
 @dataclass
 class NodeOutcome:
     lab: LabOutcome = field(default_factory=LabOutcome)
@@ -85,6 +103,17 @@ def container_health(pod: dict[str, Any]) -> list[str]:
         for s in c.get("allocatedResourcesStatus") or []
         for r in s.get("resources") or []
     ]
+
+
+PULL_FAILURES = ("ErrImagePull", "ImagePullBackOff")
+
+
+def waiting_reason(pod: dict[str, Any]) -> str:
+    for status in (pod.get("status") or {}).get("containerStatuses") or []:
+        waiting = (status.get("state") or {}).get("waiting") or {}
+        if waiting.get("reason"):
+            return str(waiting["reason"])
+    return ""
 
 
 def set_health(runner: LabRunner, node: str, device: str, state: str) -> None:
@@ -132,6 +161,13 @@ def perform(
     for state, label in (("unhealthy", "health-unhealthy"), ("healthy", "health-healthy")):
         act = functools.partial(set_health, runner, node, device, state)
         runner.step(marked, label, act, health_is(state.capitalize()), settle)
+    runner.step(
+        marked,
+        "image-missing",
+        lambda: runner.apply(NO_IMAGE),
+        lambda: waiting_reason(runner.pod(NO_IMAGE_POD)) in PULL_FAILURES,
+        settle,
+    )
     # SIGTERM, as a driver's pod is stopped: it unregisters from the kubelet.
     runner.cp.kill("practice-driver", signal.SIGTERM)
     runner.step(

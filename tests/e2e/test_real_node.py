@@ -1,0 +1,191 @@
+"""The lab on a real node: a kubelet, containerd and the practice DRA driver, as root.
+
+What kwok never shows is proven here against the real thing: the CDI env in the container
+(the lab's step 4), mistake 1's real effect, device health in pod status and in gsb-tui, a
+prepare failure when the driver is gone, and a `down` that leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gsb_tui.cluster import node_run, real_node
+from gsb_tui.cluster.control_plane import ControlPlane, Settings
+from gsb_tui.cluster.lab_run import NS, LabRunner
+from tests.e2e.conftest import practice_cluster
+from tests.e2e.test_lab import answer_and_check
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 and not os.environ.get("CI"),
+    reason="a real node needs root (CI runs as root, so it always runs there)",
+)
+HEALTH_WITHIN = 10.0  # seconds from `cluster health` to gsb-tui's answer (the issue's bound)
+
+
+def gsb(cp: ControlPlane, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gsb_tui.cli", *args, "--kubeconfig", str(cp.kubeconfig)]
+        + ["--lang", "en"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def device_rows(cp: ControlPlane) -> dict[str, dict[str, Any]]:
+    proc = gsb(cp, "devices", "--json")
+    assert proc.returncode in (0, 1), proc.stderr
+    rows = json.loads(proc.stdout)
+    rows = rows["devices"] if isinstance(rows, dict) else rows
+    return {str(r["device"]): r for r in rows}
+
+
+def wait_health(cp: ControlPlane, device: str, health: str) -> float:
+    """Seconds until `gsb-tui devices --json` says `health` for the device."""
+    started = time.monotonic()
+    while time.monotonic() - started < HEALTH_WITHIN:
+        if device_rows(cp)[device].get("health") == health:
+            return time.monotonic() - started
+        time.sleep(0.2)
+    raise AssertionError(f"{device} not {health} in gsb-tui within {HEALTH_WITHIN:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def real(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ControlPlane]:
+    settings = Settings(real_node=True, nodes=0)
+    with practice_cluster(request, tmp_path_factory, settings, "real-node") as cp:
+        yield cp
+
+
+@pytest.fixture(scope="module")
+def run(real: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    lab_dir = tmp_path_factory.mktemp("gsb-dra-real")
+    seen: dict[str, Any] = {"checks": {}, "lab_dir": lab_dir}
+    runner = LabRunner(real, log=print)
+
+    def between(label: str) -> None:
+        if label.startswith("step-") and label != "step-0":
+            step = int(label.split("-")[1])
+            seen["checks"][step] = answer_and_check(real, lab_dir, step)
+        if label == "step-4":
+            seen["claim.json"] = json.loads((lab_dir / "claim.json").read_text())
+        if label == "mistake-1":
+            seen["mistake-1 pod"] = runner.pod("no-claim-ref")
+            seen["mistake-1 rows"] = device_rows(real)
+        if label == "image-missing":
+            seen["image why"] = gsb(real, "why", f"{NS}/{node_run.NO_IMAGE_POD}")
+        if label == "prepare-failed":
+            seen["prepare why"] = gsb(real, "why", f"{NS}/{node_run.ORPHAN_POD}")
+            seen["prepare why json"] = gsb(real, "why", f"{NS}/{node_run.ORPHAN_POD}", "--json")
+
+    def health_between(label: str) -> None:
+        between(label)
+        device = runner_device()
+        if label == "health-unhealthy":
+            seen["to unhealthy s"] = wait_health(real, device, "Unhealthy")
+            seen["unhealthy row"] = device_rows(real)[device]
+        if label == "health-healthy":
+            seen["to healthy s"] = wait_health(real, device, "Healthy")
+
+    def runner_device() -> str:
+        return node_run.allocated_device(runner, "dra-1")
+
+    seen["outcome"] = node_run.perform(runner, lambda _label: None, health_between, settle=0.2)
+    return seen
+
+
+def test_node_ready_and_the_driver_publishes(real: ControlPlane) -> None:
+    info = real.info()["real_node"]
+    rest = real.rest()
+    node = rest.get(f"/api/v1/nodes/{info['name']}")
+    ready = [c for c in node["status"]["conditions"] if c["type"] == "Ready"]
+    assert ready and ready[0]["status"] == "True"
+    assert node["status"]["nodeInfo"]["kubeletVersion"] == rest.get("/version")["gitVersion"]
+    assert node["status"]["nodeInfo"]["containerRuntimeVersion"].startswith("containerd://2.4.2")
+    path = f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={info['name']}"
+    (slice_,) = rest.get(path)["items"]
+    assert slice_["spec"]["pool"]["name"] == info["name"]
+    assert len(slice_["spec"]["devices"]) == real.info()["devices_per_node"]
+
+
+@pytest.mark.parametrize("step", range(1, 9))
+def test_each_lab_step_passes_on_the_real_node(run: dict[str, Any], step: int) -> None:
+    result = run["checks"][step]
+    (verdict,) = result["steps"]
+    assert verdict["ok"], json.dumps(verdict, ensure_ascii=False, indent=1)
+    assert result["exit"] == 0
+
+
+def test_the_env_var_the_checker_expects_is_in_the_container(run: dict[str, Any]) -> None:
+    answer = run["claim.json"]
+    env = run["outcome"].env["dra-1"]
+    # claim.json's env_var is what step 4's check accepts; the container really has it.
+    assert env.get(answer["env_var"]) == answer["device"], env
+
+
+def test_mistake_1_the_container_has_no_device(run: dict[str, Any]) -> None:
+    assert run["outcome"].env["no-claim-ref"] == {}
+    pod = run["mistake-1 pod"]
+    assert pod["status"]["phase"] == "Running"
+    assert node_run.container_health(pod) == []  # no container lists the claim: no health
+    warned = [r for r in run["mistake-1 rows"].values() if "no-claim-ref" in json.dumps(r)]
+    assert warned, "the mistake-1 pod's device is not in gsb-tui devices --json"
+    words = " ".join(" ".join(r["warnings"]) for r in warned)
+    assert "never reaches the container" in words
+    assert all(r.get("health") is None for r in warned)
+
+
+def test_health_flips_in_gsb_tui_within_seconds(run: dict[str, Any]) -> None:
+    row = run["unhealthy row"]
+    assert row["health"] == "Unhealthy"
+    assert "health.example.com/" in (row.get("health_message") or "")
+    print(
+        f"\n[health] Unhealthy in gsb-tui after {run['to unhealthy s']:.1f} s, "
+        f"Healthy again after {run['to healthy s']:.1f} s"
+    )
+
+
+def test_an_image_the_node_cannot_have_is_the_blocker(run: dict[str, Any]) -> None:
+    why = run["image why"]
+    assert "ErrImagePull" in why.stdout or "ImagePullBackOff" in why.stdout, why.stdout
+
+
+def test_a_missing_driver_is_named_by_why(run: dict[str, Any]) -> None:
+    event = run["outcome"].prepare_event
+    assert "DRA driver gpu.example.com is not registered" in event
+    why = run["prepare why"]
+    assert "FailedPrepareDynamicResources" in why.stdout, why.stdout
+    assert "is not registered" in why.stdout
+    assert "FailedPrepareDynamicResources" in run["prepare why json"].stdout
+
+
+def test_zz_down_leaves_nothing_behind(real: ControlPlane, run: dict[str, Any]) -> None:
+    links_before = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    exe_dirs = {
+        Path(str((real._pid_file(n).read() or {}).get("exe"))).parent
+        for n in real_node.COMPONENTS
+    }
+    real.down(log=lambda _m: None)
+    assert not real_node.pod_pids()
+    assert not real_node._kubelets()
+    for exe_dir in exe_dirs:
+        assert not real_node._pids_of(exe_dir), exe_dir
+    assert real_node.mounts_under(real.dir) == []
+    assert real_node._kubepods() == []
+    links_after = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    assert link_names(links_after) == link_names(links_before)
+
+
+def link_names(ip_link: str) -> list[str]:
+    return sorted(line.split(":")[1].strip() for line in ip_link.splitlines())
