@@ -28,13 +28,13 @@ pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 and not os.environ.get("CI"),
     reason="a real node needs root (CI runs as root, so it always runs there)",
 )
+EN = ("--lang", "en")  # the assertions read English words
 HEALTH_WITHIN = 10.0  # seconds from `cluster health` to gsb-tui's answer (the bound)
 
 
 def gsb(cp: ControlPlane, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gsb_tui.cli", *args, "--kubeconfig", str(cp.kubeconfig)]
-        + ["--lang", "en"],
+        [sys.executable, "-m", "gsb_tui.cli", *args, "--kubeconfig", str(cp.kubeconfig), *EN],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -173,8 +173,7 @@ def test_a_missing_driver_is_named_by_why(run: dict[str, Any]) -> None:
 def test_zz_down_leaves_nothing_behind(real: ControlPlane, run: dict[str, Any]) -> None:
     links_before = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     exe_dirs = {
-        Path(str((real._pid_file(n).read() or {}).get("exe"))).parent
-        for n in real_node.COMPONENTS
+        Path(str((real._pid_file(n).read() or {}).get("exe"))).parent for n in real_node.COMPONENTS
     }
     real.down(log=lambda _m: None)
     assert not real_node.pod_pids()
