@@ -120,9 +120,8 @@ def kubelet_config(
     paths: NodePaths, port: int, healthz_port: int, names: tuple[str, ...]
 ) -> dict[str, object]:
     """A KubeletConfiguration for the practice node (JSON is valid YAML)."""
-    gates = {
-        gate.split("=")[0]: gate.split("=")[1] == "true" for gate in profiles.feature_gates(names)
-    }
+    # The profiles' gates, as the control plane gets them (profiles.gate_flags).
+    gates = dict.fromkeys(profiles.feature_gates(names), True)
     config: dict[str, object] = {
         "apiVersion": "kubelet.config.k8s.io/v1beta1",
         "kind": "KubeletConfiguration",
