@@ -21,6 +21,7 @@ from gsb_tui.words import CATALOG, localize, text
 
 if TYPE_CHECKING:
     from gsb_tui.dra.pool_status import PoolComparison, PoolRequest, PoolStatus, Reason
+    from gsb_tui.dra.view import DraView
 
 NEEDED = (Kind.SLICES, Kind.CLAIMS)
 
@@ -65,17 +66,23 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
                     "pod_groups": list(r.groups),
                     "warnings": list(r.warnings),
                     "text": _row_text(lang, r.state, r.reasons, r.detail, r.groups),
+                    # what a real node's kubelet reports (null: none did, e.g. on kwok)
+                    "health": r.health,
+                    "health_message": r.health_message,
+                    "health_reported_by": r.health_said_by,
                 }
                 for r in rows
             ],
             "summary": asdict(totals),
+            "vanished_pools": _vanished_json(view, lang, args.node),
             "pool_status": [_pool_json(lang, p) for p in pools],
             "pool_status_requests": [_request_json(lang, r) for r in status.requests],
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return EXIT_OK
-    header = ("NODE", "DRIVER", "POOL", "DEVICE", "STATE", "CLAIMS", "PODS", "REASONS")
-    table = [
+    header: tuple[str, ...] = ("NODE", "DRIVER", "POOL", "DEVICE", "STATE", "CLAIMS", "PODS")
+    header += ("REASONS",)
+    table: list[tuple[str, ...]] = [
         (
             r.node or "-",
             r.id.driver,
@@ -88,16 +95,45 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
         )
         for r in rows
     ]
-    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
+    if any(r.health for r in rows):  # a HEALTH column only where a kubelet reported
+        header += ("HEALTH",)
+        table = [(*row, r.health or "-") for row, r in zip(table, rows, strict=True)]
+    widths = [max([len(h), *(len(row[i]) for row in table)]) for i, h in enumerate(header)]
     for row in (header, *table):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     print(text(lang, "devices.summary", **asdict(totals)))
+    if totals.unhealthy or totals.health_unknown:
+        print(text(lang, "devices.summary.health", **asdict(totals)))
+        for r in rows:
+            if r.health != "Healthy" and r.health_message:
+                print(f"  {r.id.device} {r.health}: {r.health_message} ({r.health_said_by})")
+    for pool in _vanished_json(view, lang, args.node):
+        print()
+        print("\n".join(pool["text"]))
     if status.requests:
         print()
         print(text(lang, "poolstatus.heading", n=len(status.requests), pending=_pending(status)))
         for line in _pool_lines(lang, status.requests, pools):
             print(line)
     return EXIT_OK
+
+
+def _vanished_json(view: DraView, lang: str, node: str | None) -> list[dict[str, Any]]:
+    """Pools no slice publishes while claims hold their devices (a driver gone from a node)."""
+    from gsb_tui.dra.node_side import vanished_pools, vanished_words
+
+    return [
+        {
+            "driver": p.driver,
+            "pool": p.pool,
+            "node": p.node or None,
+            "claims": [f"{ns}/{name}" for ns, name in p.claims],
+            "devices": [d.device for d in p.devices],
+            "text": vanished_words(view, p, lang),
+        }
+        for p in vanished_pools(view)
+        if node is None or p.node == node
+    ]
 
 
 def _row_text(

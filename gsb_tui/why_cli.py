@@ -57,18 +57,30 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
         "scheduler": None,
         "gates": [],
         "notes": [],  # {code, text}: where gsb-tui and the scheduler's last words part
+        "kubelet": None,  # a placed pod that does not run: the kubelet's words (node_side.py)
+        "health": [],  # every device health the kubelet reports for the pod (dra/health.py)
+        "warnings": [],  # {code, text}: mistakes about this pod (dra/warnings.py)
         "text": "",
     }
     if pod is None:
         out["text"] = text(lang, "why.not-found", pod=ref)
         return out
+    from gsb_tui.dra.warnings import find_warnings
+
+    out["warnings"] = [
+        {"code": w.code, "text": localize(w.message, lang)}
+        for w in find_warnings(view)
+        if (namespace, name) in w.pods
+    ]
     said = view.scheduler_said(pod)
     out["scheduler"] = said.message if said is not None else None
     spec = pod.raw.get("spec") or {}
     out["gates"] = [str((g or {}).get("name") or "") for g in spec.get("schedulingGates") or []]
     if pod.node:
         out.update(bound=pod.node, fits=True, nodes=[pod.node], nodes_total=1)
-        out["text"] = text(lang, "why.bound", pod=ref, node=pod.node)
+        out.update(node_half(view, pod, lang))
+        key = "why.bound-blocked" if out["kubelet"] is not None else "why.bound"
+        out["text"] = text(lang, key, pod=ref, node=pod.node)
         return out
     inputs = inputs_of(view)
     judgement = judge_pod(pod.raw, inputs)
@@ -126,8 +138,95 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
     return out
 
 
+def node_half(view: Any, pod: Any, lang: str) -> dict[str, Any]:
+    """A placed pod's kubelet blocker, the health of its devices, and a note when a claim's
+    devices are on a pool whose driver went away (every key always present)."""
+    from gsb_tui.dra.node_side import kubelet_blocker, plugin_hint, vanished_pools, vanished_words
+
+    out: dict[str, Any] = {"kubelet": None, "health": [], "notes": []}
+    blocker = kubelet_blocker(view, pod)
+    if blocker is not None:
+        hint = plugin_hint(blocker, lang)
+        if blocker.code == "image-pull":
+            hint = text(lang, "kubelet.hint.image")
+        values = {"pod": pod.name, "node": blocker.node, "reason": blocker.reason}
+        out["kubelet"] = {
+            "code": blocker.code,
+            "reason": blocker.reason,
+            "message": blocker.message or None,
+            "container": blocker.container or None,
+            "count": blocker.count,
+            "last_seen": blocker.last_seen or None,
+            "source": blocker.source,
+            "text": text(lang, f"kubelet.{blocker.code}", container=blocker.container, **values),
+            "hint": hint or None,
+        }
+    for report in view.health.by_pod.get(pod.key, ()):
+        device = report.device
+        out["health"].append(
+            {
+                "claim": f"{report.claim[0]}/{report.claim[1]}" if report.claim else None,
+                "entry": report.entry,
+                "request": report.request or None,
+                "container": report.container,
+                "resource_id": report.resource_id,
+                "driver": device.driver if device else None,
+                "pool": device.pool if device else None,
+                "device": device.device if device else None,
+                "health": report.health,
+                "message": report.message or None,
+            }
+        )
+    mine = {c.key for c in view.claims_of_pod(pod)}
+    for pool in vanished_pools(view):
+        if mine.intersection(pool.claims):
+            words = "; ".join(vanished_words(view, pool, lang))
+            out["notes"].append({"code": "driver-gone", "text": words})
+    return out
+
+
+def _print_node_half(out: dict[str, Any], lang: str) -> None:
+    said = out["kubelet"]
+    if said is not None:
+        print(f"  · {said['text']}")
+        count = f" ×{said['count']}" if said["count"] > 1 else ""
+        if said["message"]:
+            reason = said["reason"]
+            print(text(lang, "why.kubelet", reason=reason, count=count, message=said["message"]))
+        if said["hint"]:
+            print(f"  ! {said['hint']}")
+    for row in out["health"]:
+        if row["health"] == "Healthy":
+            continue
+        message = f": {row['message']}" if row["message"] else ""
+        if row["device"] is None:
+            words = text(
+                lang,
+                "why.health-unmatched",
+                resource=row["resource_id"],
+                health=row["health"],
+                container=row["container"],
+                claim=row["claim"] or row["entry"],
+            )
+            print(f"  {words}{message}")
+            continue
+        device = f"{row['driver']}/{row['pool']}/{row['device']}"
+        print(
+            "  "
+            + text(
+                lang,
+                "why.health",
+                device=device,
+                health=row["health"],
+                container=row["container"],
+                message=message,
+            )
+        )
+
+
 def _print_text(out: dict[str, Any], lang: str) -> None:
     print(out["text"])
+    _print_node_half(out, lang)
     grouped: dict[tuple[str, str, str, str], list[str]] = {}
     for row in out["allocation"]:  # one line per request and pool
         key = (row["claim"], row["request"], row["driver"], row["pool"])
@@ -150,6 +249,8 @@ def _print_text(out: dict[str, Any], lang: str) -> None:
             print(text(lang, "why.scheduler-none"))
     for note in out["notes"]:
         print(f"  ! {note['text']}")
+    for warning in out["warnings"]:
+        print(f"  ! {warning['text']}")
 
 
 def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:

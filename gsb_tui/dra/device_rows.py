@@ -1,6 +1,7 @@
 """Every published device as one row: where it is, what state the grid shows, every reason
-that applies, who holds it and what is wrong around it — `gsb-tui devices`, the
-`kubectl get devices` Kubernetes does not have — and the ledger's counts beside.
+that applies, who holds it, what is wrong around it and the health a real node's kubelet
+reports for it — `gsb-tui devices`, the `kubectl get devices` Kubernetes does not have — and
+the ledger's counts beside.
 
 Pure: built from one DraView and its warnings (dra/warnings.py). States and reasons are the
 view's (dra/availability.py, dra/pool_health.py), so the grid, the ledger and this agree.
@@ -28,6 +29,11 @@ class DeviceRow:
     warnings: tuple[str, ...]  # warning codes about it or its claims
     detail: str  # the reasons' facts: counters short, taints, the pool's problem
     groups: tuple[str, ...] = ()  # "ns/name" of PodGroups holding it for their pods (1.37)
+    # The worst health the kubelet reports for it (dra/health.py): "Healthy", "Unhealthy",
+    # "Unknown", or None when no kubelet reported (kwok nodes; no container lists the claim).
+    health: str | None = None
+    health_message: str | None = None  # the driver's words with that health (None: none)
+    health_said_by: str | None = None  # "ns/pod/container" whose status said it
 
 
 def _consumers(view: DraView, consumers: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -57,6 +63,8 @@ class Summary:
     incomplete_pool: int
     invalid_pool: int
     pending_pods: int
+    unhealthy: int = 0  # devices the kubelet reports Unhealthy for a pod using them
+    health_unknown: int = 0  # ... Unknown
 
 
 def _reasons(view: DraView, id: DeviceId) -> tuple[tuple[str, ...], str]:
@@ -112,6 +120,7 @@ def device_rows(
             if pod is not None and pod.disruption:
                 codes.append("eviction")
         reasons, detail = _reasons(view, device.id)
+        health = view.health.devices.get(device.id)
         rows.append(
             DeviceRow(
                 node=device.node or None,
@@ -123,6 +132,9 @@ def device_rows(
                 warnings=tuple(dict.fromkeys(codes)),
                 detail=detail,
                 groups=groups,
+                health=health.health if health is not None else None,
+                health_message=(health.message or None) if health is not None else None,
+                health_said_by=health.said_by if health is not None else None,
             )
         )
     return rows
@@ -132,6 +144,7 @@ def summary(view: DraView, rows: Sequence[DeviceRow]) -> Summary:
     ledger = view.ledger()
     ids = {r.id for r in rows}
     states = [r.state for r in rows]
+    healths = [r.health for r in rows]
     return Summary(
         devices=len(rows),
         in_use=len(ledger.allocated & ids),
@@ -143,4 +156,6 @@ def summary(view: DraView, rows: Sequence[DeviceRow]) -> Summary:
         incomplete_pool=states.count("incomplete-pool"),
         invalid_pool=states.count("invalid-pool"),
         pending_pods=len(ledger.pending_keys),
+        unhealthy=healths.count("Unhealthy"),
+        health_unknown=healths.count("Unknown"),
     )

@@ -7,7 +7,7 @@ of objects (every join goes through a dict), so it can run on every change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -20,6 +20,7 @@ from gsb_tui.dra.availability import (
     compute_availability,
     why_not,
 )
+from gsb_tui.dra.health import NO_HEALTH, HealthIndex, compute_health
 from gsb_tui.dra.ledger import Ledger, compute_ledger
 from gsb_tui.dra.model import (
     Claim,
@@ -84,6 +85,8 @@ class DraView:
     taint_rules: tuple[TaintRule, ...] = ()  # DeviceTaintRules (v1beta2; () when not served)
     # incomplete or invalid pools of the current generations: (state, reason) by (driver, pool)
     pool_problems: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    # Device health as real nodes' kubelets report it for the pods using them (dra/health.py)
+    health: HealthIndex = NO_HEALTH
     # Indexes built once by build_view; private so the public shape stays the one above.
     _claims_by_owner: Mapping[tuple[str, str, str], tuple[Claim, ...]] = field(
         default_factory=dict, repr=False, compare=False
@@ -325,6 +328,19 @@ def _build(snapshot: Snapshot) -> DraView:
     owner_index = kept("owners", (claims,), lambda: derive.owners(claims))
     by_claim = pod_claims.pods_by_claim(pods, claims, owner_index, (pod_list, claim_list))
     by_object = kept("event-objects", (event_list,), lambda: derive.by_object(event_list))
+
+    def claim_of_entry(pod: Pod, name: str) -> Claim | None:
+        for entry in pod.claims:
+            if entry.name == name:
+                found = pod_claims.resolve_claims(
+                    replace(pod, claims=(entry,)), claims, owner_index
+                )
+                return found[0] if found else None
+        return None
+
+    health = kept(
+        "health", (pod_list, claims, owner_index), lambda: compute_health(pod_list, claim_of_entry)
+    )
     events = kept("events", (event_list,), lambda: tuple(derive.by_time(event_list)))
 
     return DraView(
@@ -343,6 +359,7 @@ def _build(snapshot: Snapshot) -> DraView:
         counters=counters,
         taint_rules=rules,
         pool_problems=bad_pools,
+        health=health,
         _claims_by_owner=owner_index,
         _pods_by_claim=by_claim,
         _events_by_object=by_object,

@@ -34,6 +34,15 @@ from gsb_tui.ui.features import (
     slice_where,
     state_word,
 )
+from gsb_tui.ui.node_half import (
+    HEALTH_STYLE,
+    blocker_lines,
+    blockers_of_claim,
+    health_badge,
+    pod_health_lines,
+    result_health_lines,
+    unmatched_lines,
+)
 from gsb_tui.words import localize, text
 
 RECENT_EVENTS = 6
@@ -161,6 +170,11 @@ def claim_details(
     if needs_why(view, claim):
         _heading(out, text(lang, "h.why"))
         why_pending(out, view, claim, preview, width, lang, now.timestamp())
+    not_started = blockers_of_claim(view, claim)  # placed; the kubelet does not start them
+    if not_started:
+        _heading(out, text(lang, "kubelet.h.why"))
+        for _pod, blocker in not_started:
+            blocker_lines(out, view, blocker, width, lang)
     _heading(out, text(lang, "h.results"))
     for result in claim.results:
         out.append(f"  {result.request} ", style="dim")
@@ -172,6 +186,8 @@ def claim_details(
             out.append(" adminAccess", style="magenta")
         out.append("\n")
         result_facts(out, view, claim, result, now, lang)
+        result_health_lines(out, view, claim, result, width, lang)
+    unmatched_lines(out, view, claim, width, lang)
     if not claim.results:
         out.append(f"  {text(lang, 'not-allocated')}", style="yellow")
         out.append(f" {text(lang, 'holds-nothing')}\n", style="dim")
@@ -194,6 +210,9 @@ def claim_details(
             out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
             if pod.node:
                 out.append(f" {text(lang, 'on-node', node=pod.node)}", style="dim")
+            waits = [w.reason for w in pod.waiting if w.reason] if pod.phase == "Pending" else []
+            if waits:  # the kubelet's reason a placed container has not started
+                out.append(f" {waits[0]}", style="yellow")
             if pod.disruption:  # e.g. a NoExecute device taint evicting it
                 out.append(
                     f" {text(lang, 'pod.evicting', reason=pod.disruption)}", style="bold red"
@@ -300,6 +319,10 @@ def describe_pod(view: DraView, pod: Pod, lang: str = "en") -> Text:
     for container, claims in pod.container_claims.items():
         used = ", ".join(claims) or text(lang, "none")
         out.append(f"  {text(lang, 'pod.container', container=container, claims=used)}\n")
+    if pod.resource_health:
+        _heading(out, "allocatedResourcesStatus")  # the field's name, in both languages
+        pod_health_lines(out, view, pod, lang)
+    # a placed pod the kubelet does not start: its claim's details say why (above it)
     _heading(out, text(lang, "h.events"))
     _event_lines(out, view.events_for("Pod", pod.namespace, pod.name), limit=20, lang=lang)
     return out
@@ -335,6 +358,9 @@ def describe_slice(view: DraView, slice_: Slice, lang: str = "en") -> Text:
     for device in slice_.devices:
         out.append(f"  {device.name} ", style="bold")
         out.append(f"{state_word(view, device, lang)}  ", style="dim")
+        found = view.health.devices.get(device.id)
+        if found is not None and health_badge(found.health):
+            out.append(f"{health_badge(found.health)}  ", style=HEALTH_STYLE[found.health])
         attrs = " ".join(f"{k}={v}" for k, v in device.attributes.items())
         caps = " ".join(f"{k}={v}" for k, v in device.capacity.items())
         out.append(f"{attrs}  {caps}\n")

@@ -39,10 +39,14 @@ DRA: dict[str, tuple[str, str]] = {
     "warning.claim-not-in-container": (
         "pod {pod} lists {entries} in spec.resourceClaims but no container ({containers}) lists"
         " it under resources.claims: the claim gets allocated but the device never reaches the"
-        " container. Add `resources: {{claims: [{{name: {entry}}}]}}` to the container.",
+        " container (on a real node it gets none of the driver's variables, such as"
+        " GPU_DEVICE_<n>, and the kubelet reports no device health for it). Add"
+        " `resources: {{claims: [{{name: {entry}}}]}}` to the container.",
         "파드 {pod} 은(는) spec.resourceClaims 에 {entries} 을(를) 적었지만 어느 컨테이너"
         " ({containers}) 도 resources.claims 에 적지 않았습니다: 요청서는 할당되지만 장치가"
-        " 컨테이너에 닿지 않습니다. 컨테이너에 `resources: {{claims: [{{name: {entry}}}]}}` 를"
+        " 컨테이너에 닿지 않습니다 (실제 노드에서는 GPU_DEVICE_<n> 같은 드라이버의 변수가 하나도"
+        " 없고, kubelet 도 장치 상태를 알리지 않습니다). 컨테이너에"
+        " `resources: {{claims: [{{name: {entry}}}]}}` 를"
         " 넣으세요.",
     ),
     "warning.stale-slice": (

@@ -1,9 +1,11 @@
 """Words for the DRA 1.36 features the panes draw beyond the lab's shape: partitionable devices
 (shared counters), shared devices (consumable capacity), device taints and tolerations, binding
-conditions, device status, extended resources and where a slice's devices are reachable.
+conditions, device status, extended resources and where a slice's devices are reachable; and
+the node half, what a real kubelet says: device health, what holds a placed pod, a driver gone.
 
-key -> (English, Korean). dra/availability.py decides every state; these only say it. Counter,
-capacity and condition names, taints and field paths stay as the driver published them.
+key -> (English, Korean). dra/availability.py, dra/health.py and dra/node_side.py decide; these
+only say it. Counter, capacity and condition names, taints, field paths, health values, reasons
+and the kubelet's messages stay as the driver or the kubelet wrote them.
 """
 
 from __future__ import annotations
@@ -107,4 +109,117 @@ FEATURES: dict[str, tuple[str, str]] = {
     "rules.count": ("{n} DeviceTaintRules", "DeviceTaintRule {n}개"),
     "rules.evicting": ("{n} evicting pods", "{n}개가 파드를 내보내는 중"),
     "pod.evicting": ("being evicted ({reason})", "내보내는 중 ({reason})"),
+    # ------------------------------------------- the node half: what a real kubelet says
+    # (dra/health.py, dra/node_side.py). Health values (Healthy, Unhealthy, Unknown), reasons
+    # and the kubelet's messages stay as the kubelet wrote them.
+    "feat.ledger.unhealthy": ("✚ {n} unhealthy", "✚ 비정상 {n}"),
+    "feat.ledger.health-unknown": ("? {n} health unknown", "? 상태 모름 {n}"),
+    "health.by": ("kubelet, for pod {pod}/{container}", "kubelet 보고: 파드 {pod}/{container}"),
+    "health.unmatched": (
+        "{resource} {health}: the kubelet's resourceID names no device of this claim's results"
+        " (pod {pod}, container {container})",
+        "{resource} {health}: kubelet 이 알린 resourceID 가 이 요청서의 할당 결과 중 어느"
+        " 장치인지 알 수 없습니다 (파드 {pod}, 컨테이너 {container})",
+    ),
+    "kubelet.h.why": ("Why not running", "실행되지 않는 이유"),
+    "kubelet.prepare-failed": (
+        "pod {pod} is on node {node} but cannot start: the kubelet could not prepare its"
+        " claims' devices",
+        "파드 {pod} 은(는) 노드 {node} 에 배치됐지만 시작하지 못합니다: kubelet 이 요청서의"
+        " 장치를 준비하지 못했습니다",
+    ),
+    "kubelet.image-pull": (
+        "pod {pod} is on node {node} with its devices prepared, but container {container} cannot"
+        " get its image ({reason})",
+        "파드 {pod} 은(는) 노드 {node} 에 배치되어 장치도 준비됐지만, 컨테이너 {container} 의"
+        " 이미지를 받지 못합니다 ({reason})",
+    ),
+    "kubelet.waiting": (
+        "pod {pod} is on node {node} but container {container} waits ({reason})",
+        "파드 {pod} 은(는) 노드 {node} 에 배치됐지만 컨테이너 {container} 이(가) 기다리는"
+        " 중입니다 ({reason})",
+    ),
+    "kubelet.creating": (
+        "pod {pod} is on node {node}; its containers are being created ({reason}) and the"
+        " kubelet has reported no problem yet",
+        "파드 {pod} 은(는) 노드 {node} 에 배치되어 컨테이너를 만드는 중이고 ({reason}), kubelet"
+        " 은 아직 아무 문제도 알리지 않았습니다",
+    ),
+    "kubelet.said-container": (
+        "the kubelet on container {container} ({reason}):",
+        "컨테이너 {container} 에 대한 kubelet 의 말 ({reason}):",
+    ),
+    "kubelet.hint.not-registered": (
+        "no kubelet plugin of driver {driver} is registered on node {node}: start the driver"
+        " there again; the kubelet retries with backoff, so the pod starts a little later",
+        "노드 {node} 에 드라이버 {driver} 의 kubelet 플러그인이 등록되어 있지 않습니다: 그"
+        " 노드에서 드라이버를 다시 띄우세요. kubelet 이 간격을 늘려 가며 다시 시도하므로 파드는"
+        " 조금 뒤에 시작됩니다",
+    ),
+    "kubelet.hint.unreachable": (
+        "the kubelet cannot reach the kubelet plugin of driver {driver} on node {node} (its"
+        " socket does not answer): start the driver there again; the kubelet retries with"
+        " backoff, so the pod starts a little later",
+        "kubelet 이 노드 {node} 에서 드라이버 {driver} 의 kubelet 플러그인에 닿지 못합니다 (소켓이"
+        " 응답하지 않음): 그 노드에서 드라이버를 다시 띄우세요. kubelet 이 간격을 늘려 가며 다시"
+        " 시도하므로 파드는 조금 뒤에 시작됩니다",
+    ),
+    "kubelet.hint.image": (
+        "the node cannot pull the image: put it on the node, or correct its name",
+        "노드가 이미지를 받아 오지 못합니다: 이미지를 노드에 넣거나 이름을 바로잡으세요",
+    ),
+    "node.vanished": (
+        "node {node}: driver {driver} publishes no ResourceSlice there any more, yet {n}"
+        " claim(s) still hold its devices ({claims}); until the driver's kubelet plugin is back,"
+        " no new pod can start with them",
+        "노드 {node}: 드라이버 {driver} 이(가) 이 노드의 ResourceSlice 를 더 이상 게시하지"
+        " 않는데, 요청서 {n}개가 아직 그 장치를 할당받고 있습니다 ({claims}). 드라이버의 kubelet"
+        " 플러그인이 돌아오기 전에는 이 장치로 새 파드를 시작할 수 없습니다",
+    ),
+    "node.vanished-pool": (
+        "pool {pool}: driver {driver} publishes no ResourceSlice for it any more, yet {n}"
+        " claim(s) still hold its devices ({claims})",
+        "풀 {pool}: 드라이버 {driver} 이(가) 이 풀의 ResourceSlice 를 더 이상 게시하지 않는데,"
+        " 요청서 {n}개가 아직 그 장치를 할당받고 있습니다 ({claims})",
+    ),
+    "node.vanished-devices": (
+        "devices no slice publishes now: {devices}",
+        "지금 어느 슬라이스에도 없는 장치: {devices}",
+    ),
+    "node.vanished-pods": (
+        "pods the kubelet has not started: {pods}",
+        "kubelet 이 아직 시작하지 못한 파드: {pods}",
+    ),
+    "why.bound-blocked": (
+        "{pod} is bound to {node} but not running:",
+        "{pod} 은(는) {node} 에 배치됐지만 실행되지 않고 있습니다:",
+    ),
+    "why.kubelet": (
+        "the kubelet said ({reason}{count}): {message}",
+        "kubelet 의 말 ({reason}{count}): {message}",
+    ),
+    "why.kubelet-none": (
+        "the kubelet has said nothing about it yet",
+        "kubelet 은 아직 아무 말도 없습니다",
+    ),
+    "why.health": (
+        "device {device}: {health} (kubelet, container {container}){message}",
+        "장치 {device}: {health} (kubelet, 컨테이너 {container}){message}",
+    ),
+    "why.health-unmatched": (
+        "{resource}: {health} (kubelet, container {container}); which device of claim {claim}"
+        " it names cannot be told",
+        "{resource}: {health} (kubelet, 컨테이너 {container}); 요청서 {claim} 의 어느 장치인지"
+        " 알 수 없습니다",
+    ),
+    "devices.summary.health": (
+        "{unhealthy} unhealthy · {health_unknown} health unknown, as the kubelet reports them"
+        " for the pods using them",
+        "비정상 {unhealthy} · 상태 모름 {health_unknown} (장치를 쓰는 파드에 대해 kubelet 이"
+        " 알린 대로)",
+    ),
+    "pod.health": (
+        "container {container}: {name} → {resource} {health}",
+        "컨테이너 {container}: {name} → {resource} {health}",
+    ),
 }

@@ -5,8 +5,9 @@ forgiving: a missing or odd field becomes an empty value, never an exception, be
 dashboard must keep drawing whatever a half-written object looks like.
 
 A package because the views grow with DRA: base.py (DeviceId, meta, the dict readers),
-devices.py (slices, devices, classes), claims.py (claims, requests, results, templates) and
-pods.py (pods, events). Callers import from `gsb_tui.dra.model` only.
+devices.py (slices, devices, classes), claims.py (claims, requests, results, templates),
+pods.py (pods, events) and kubelet.py (what a real node's kubelet writes into a pod's status).
+Callers import from `gsb_tui.dra.model` only.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from gsb_tui.dra.model.devices import (
     parse_class,
     parse_slice,
 )
+from gsb_tui.dra.model.kubelet import ContainerWaiting, ResourceHealth
 from gsb_tui.dra.model.pods import Event, Pod, PodClaim, parse_event, parse_pod
 from gsb_tui.dra.model.rules import TaintRule, parse_taint_rule
 
@@ -41,6 +43,7 @@ __all__ = [
     "Claim",
     "Constraint",
     "ConsumerRef",
+    "ContainerWaiting",
     "Device",
     "DeviceClass",
     "DeviceId",
@@ -48,6 +51,7 @@ __all__ = [
     "Pod",
     "PodClaim",
     "Request",
+    "ResourceHealth",
     "Slice",
     "TaintRule",
     "Template",

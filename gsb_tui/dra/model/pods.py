@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gsb_tui.dra.model.base import _d, _l, meta
+from gsb_tui.dra.model.kubelet import ContainerWaiting, ResourceHealth, parse_kubelet_status
 from gsb_tui.snapshot import Obj
 
 
@@ -46,6 +47,10 @@ class Pod:
     disruption: str = ""
     # spec.schedulingGroup.podGroupName (1.37): the PodGroup the pod is scheduled with
     pod_group: str = ""
+    # What a real node's kubelet wrote (dra/model/kubelet.py; kwok writes neither): each
+    # container's allocatedResourcesStatus entries, and the containers that wait, with why.
+    resource_health: tuple[ResourceHealth, ...] = ()
+    waiting: tuple[ContainerWaiting, ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:
@@ -96,6 +101,7 @@ def parse_pod(obj: Obj) -> Pod:
                 message = str(cond.get("message") or "")
         elif cond.get("type") == "DisruptionTarget" and cond.get("status") == "True":
             disruption = str(cond.get("reason") or "DisruptionTarget")
+    health, waiting = parse_kubelet_status(status)
     return Pod(
         namespace=str(m.get("namespace") or ""),
         name=str(m.get("name") or ""),
@@ -113,6 +119,8 @@ def parse_pod(obj: Obj) -> Pod:
             _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName") or ""
         ),
         pod_group=str(_d(spec.get("schedulingGroup")).get("podGroupName") or ""),
+        resource_health=health,
+        waiting=waiting,
     )
 
 

@@ -3,7 +3,8 @@ where a pool shares counters out (the partitions of one physical device are one 
 
 A cell says its state in words (free / allocated / reserved / shared, or blocked / tainted /
 full / binding / binding-failed where DraView.state says so) as well as colour, names the claim
-holding the device and the pods using it. Any number of devices scrolls; the cells are drawn by
+holding the device and the pods using it, and the health a real node's kubelet reports for it
+when that is not Healthy. Any number of devices scrolls; the cells are drawn by
 one DeviceCanvas (device_canvas.py), only the rows on screen.
 """
 
@@ -90,11 +91,11 @@ class DeviceGrid(Pane, can_focus=True):
         canvas = self.canvas
         # The cells follow the devices, their occupancy and availability and the warnings:
         # unchanged, those are the very same objects (dra/ keeps them from build to build).
-        made_of = (view.devices, view.occupancy, view.availability)
-        same = len(self._cells_of) == 4 and all(
-            a is b for a, b in zip(made_of, self._cells_of[:3], strict=True)
+        made_of = (view.devices, view.occupancy, view.availability, view.health)
+        same = len(self._cells_of) == 5 and all(
+            a is b for a, b in zip(made_of, self._cells_of[:4], strict=True)
         )
-        if not same or flags.by_device != self._cells_of[3]:
+        if not same or flags.by_device != self._cells_of[4]:
             self._make_cells(view, flags)
             self._cells_of = (*made_of, flags.by_device)
         # The groups follow the slices (and counter use): at 10,000 devices making their
@@ -120,17 +121,25 @@ class DeviceGrid(Pane, can_focus=True):
             occ = view.occupancy[device.id]
             avail = view.availability.get(device.id)
             warned = flags.by_device.get(device.id, ())
+            health = view.health.devices.get(device.id)
             cell = self.cells.get(device.id)
             if cell is None:
-                cell = Cell(occ, warned, availability=avail)
+                cell = Cell(occ, warned, availability=avail, health=health)
             elif (
                 occ is not cell.occupancy
                 or warned != cell.warnings
                 or avail is not cell.availability
+                or health is not cell.health
             ):
-                if occ != cell.occupancy or warned != cell.warnings or avail != cell.availability:
+                if (occ, warned, avail, health) != (
+                    cell.occupancy,
+                    cell.warnings,
+                    cell.availability,
+                    cell.health,
+                ):
                     changed.append(device.id)
                 cell.occupancy, cell.warnings, cell.availability = occ, warned, avail
+                cell.health = health
             cells[device.id] = cell
         self.cells = canvas.cells = cells
         self.order = [d.id for d in view.devices]
@@ -214,6 +223,15 @@ class DeviceGrid(Pane, can_focus=True):
                 line.append(" · ")
                 line.append(text(self.lang, "feat.ledger.unavailable", n=rest), style="dim red")
         line.append("\n")
+        published = [d for d in view.health.devices if d in view.occupancy]
+        unhealthy, unknown = view.health.counts(published)
+        for key, count, style in (
+            ("feat.ledger.unhealthy", unhealthy, "bold red"),
+            ("feat.ledger.health-unknown", unknown, "bold yellow"),
+        ):
+            if count:  # as the kubelet reports them for the pods using them
+                line.append(text(self.lang, key, n=count), style=style)
+                line.append("  ")
         if ledger.pending_keys:
             pods = ", ".join(name for _, name in ledger.pending_keys)
             line.append(text(self.lang, "pending", pods=pods), style="bold yellow")

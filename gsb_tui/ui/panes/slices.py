@@ -1,7 +1,8 @@
 """Slices: what each driver published (pool, generation, devices with attributes and capacity),
 beside the node's allocatable, where DRA devices never appear (the point of lab step 2). Where a
 driver uses DRA 1.36 fields: the pool's shared counters and their use, each device's
-consumesCounters, taints and binding conditions, and where a slice without a node reaches."""
+consumesCounters, taints and binding conditions, and where a slice without a node reaches. A
+node whose driver published no slices any more while claims hold its devices is said on top."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.ui.features import counter_lines, device_features, slice_where
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.lines import text_segments
+from gsb_tui.ui.panes.vanished import VanishedDrivers
 from gsb_tui.words import text
 
 SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices
@@ -307,6 +309,7 @@ class SlicesPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
+        yield VanishedDrivers()  # a driver gone from a node: shown with the notice too
         yield SlicesScroll(classes="body")
 
     def on_mount(self) -> None:
@@ -322,6 +325,7 @@ class SlicesPane(Pane):
         self.set_subtitle(
             stale_note(snap, Kind.SLICES, self.lang) or taint_rules_note(view, self.lang)
         )
+        self.query_one(VanishedDrivers).show(view, self.lang)
         self._render_slices()
 
     def on_resize(self, event: events.Resize) -> None:
