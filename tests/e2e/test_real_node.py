@@ -175,6 +175,35 @@ def test_a_missing_driver_is_named_by_why(run: dict[str, Any]) -> None:
     assert "FailedPrepareDynamicResources" in run["prepare why json"].stdout
 
 
+async def test_the_grid_shows_health_within_seconds(
+    real: ControlPlane, run: dict[str, Any], tmp_path: Path
+) -> None:
+    from gsb_tui.kube.config import Target
+    from gsb_tui.kube.live import LiveSource
+    from gsb_tui.ui.app import GsbApp
+    from tests.e2e.test_dashboard_live import cells, drawn, until
+
+    runner = LabRunner(real, log=print)
+    device = node_run.allocated_device(runner, "dra-1")
+    node = real.info()["real_node"]["name"]
+    source = LiveSource(Target(kubeconfig=real.kubeconfig, namespace=NS))
+    app = GsbApp(source, tmp_path / "lab", "en", watch_lab_dir=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, f"{device} in the grid", lambda: device in cells(app))
+        await until(pilot, f"{device} held by dra-1", lambda: "dra-1" in drawn(app, device))
+        assert "Unhealthy" not in drawn(app, device)
+        started = time.monotonic()
+        node_run.set_health(runner, node, device, "unhealthy")
+
+        def shown() -> bool:
+            return "Unhealthy" in drawn(app, device)
+
+        await until(pilot, f"{device} Unhealthy", shown, timeout=HEALTH_WITHIN)
+        print(f"\n[grid] {device} Unhealthy on screen {time.monotonic() - started:.1f} s after")
+        node_run.set_health(runner, node, device, "healthy")
+        await until(pilot, f"{device} healthy", lambda: not shown(), timeout=HEALTH_WITHIN)
+
+
 def test_zz_down_leaves_nothing_behind(real: ControlPlane, run: dict[str, Any]) -> None:
     links_before = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     exe_dirs = {
