@@ -39,7 +39,7 @@ spec:
   containers:
   - name: ctr
     image: busybox:1.36
-    command: ["sleep", "9999"]
+    command: ["sh", "-c", "trap 'exit 0' TERM; sleep 9999 & wait"]  # a real node stops it at once
   resourceClaims:
   - {{name: gpu, resourceClaimTemplateName: one-gpu}}
 """

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,7 @@ class NodeOutcome:
     env: dict[str, dict[str, str]] = field(default_factory=dict)  # pod -> GPU_DEVICE_* vars
     health_device: str = ""
     prepare_event: str = ""  # the kubelet's FailedPrepareDynamicResources message
+    slices_gone_after: float = 0.0  # seconds from prepare-failed to the node's slices gone
 
 
 def gpu_env(runner: LabRunner, pod: str) -> dict[str, str]:
@@ -178,6 +180,13 @@ def perform(
         settle,
     )
     out.prepare_event = prepare_failures(runner, ORPHAN_POD)[0]
+    # The kubelet wipes an unregistered driver's slices after a delay (seen: 31 s); the
+    # claims keep their allocation.
+    slices = f"/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName={node}"
+    started = time.monotonic()
+    runner.wait_for("the driver's slices wiped", lambda: not runner.rest.get(slices)["items"], 120)
+    out.slices_gone_after = round(time.monotonic() - started, 1)
+    runner.step(marked, "driver-gone", None, None, settle)
     runner.cp.start_again("practice-driver")
     # The kubelet retries with backoff (seen: ~22 s after the driver came back).
     runner.wait_for("the pod after the driver's return", runner.running(ORPHAN_POD), 120)

@@ -89,6 +89,9 @@ def run(real: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         if label == "prepare-failed":
             seen["prepare why"] = gsb(real, "why", f"{NS}/{node_run.ORPHAN_POD}")
             seen["prepare why json"] = gsb(real, "why", f"{NS}/{node_run.ORPHAN_POD}", "--json")
+        if label == "driver-gone":
+            proc = gsb(real, "devices", "--json")
+            seen["driver gone"] = json.loads(proc.stdout)["vanished_pools"]
 
     def health_between(label: str) -> None:
         between(label)
@@ -202,6 +205,17 @@ async def test_the_grid_shows_health_within_seconds(
         print(f"\n[grid] {device} Unhealthy on screen {time.monotonic() - started:.1f} s after")
         node_run.set_health(runner, node, device, "healthy")
         await until(pilot, f"{device} healthy", lambda: not shown(), timeout=HEALTH_WITHIN)
+
+
+def test_a_driver_gone_from_its_node_is_said(real: ControlPlane, run: dict[str, Any]) -> None:
+    node = real.info()["real_node"]["name"]
+    (pool,) = run["driver gone"]
+    assert (pool["driver"], pool["node"]) == ("gpu.example.com", node)
+    # every claim still allocated on the node is named: dra-1's among them
+    assert any(c.startswith(f"{NS}/dra-1-gpu-") for c in pool["claims"]), pool["claims"]
+    assert f"{NS}/shared" in pool["claims"]
+    assert pool["text"][0].startswith(f"node {node}: driver gpu.example.com")
+    print(f"\n[driver gone] slices wiped {run['outcome'].slices_gone_after:.1f} s after")
 
 
 def test_zz_down_leaves_nothing_behind(real: ControlPlane, run: dict[str, Any]) -> None:
