@@ -220,18 +220,26 @@ def test_a_driver_gone_from_its_node_is_said(real: ControlPlane, run: dict[str, 
 
 def test_zz_down_leaves_nothing_behind(real: ControlPlane, run: dict[str, Any]) -> None:
     links_before = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
-    exe_dirs = {
-        Path(str((real._pid_file(n).read() or {}).get("exe"))).parent for n in real_node.COMPONENTS
-    }
+    exes = {Path(str((real._pid_file(n).read() or {}).get("exe"))) for n in real_node.COMPONENTS}
+    exes |= {p.with_name("containerd-shim-runc-v2") for p in exes if p.name == "containerd"}
+    assert len(exes) == 4, exes
     real.down(log=lambda _m: None)
     assert not real_node.pod_pids()
     assert not real_node._kubelets()
-    for exe_dir in exe_dirs:
-        assert not real_node._pids_of(exe_dir), exe_dir
+    # the kubelet lives beside the control plane's binaries: match whole paths, not folders
+    left = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and _exe(p) in exes]
+    assert not left, left
     assert real_node.mounts_under(real.dir) == []
     assert real_node._kubepods() == []
     links_after = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     assert link_names(links_after) == link_names(links_before)
+
+
+def _exe(proc: Path) -> Path | None:
+    try:
+        return Path(os.readlink(proc / "exe"))
+    except OSError:
+        return None
 
 
 def link_names(ip_link: str) -> list[str]:
