@@ -10,6 +10,7 @@ import argparse
 import logging
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +23,8 @@ from gsb_tui.words import LANGS, choose_lang, text
 
 DEFAULT_LAB_DIR = Path("/root/gsb-dra")
 EXIT_UNREACHABLE = 2
+# A namespace name is an RFC 1123 label (what the API server accepts), so it can go into a URL.
+NAMESPACE = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 
 
 def _demo_dirs() -> tuple[Path, ...]:
@@ -69,7 +72,13 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="kubeconfig context (default: current)",
     )
-    p.add_argument("-n", "--namespace", default="dra-lab", help="lab namespace (default dra-lab)")
+    p.add_argument(
+        "-n",
+        "--namespace",
+        type=_namespace(UsageParser.lang),
+        default="dra-lab",
+        help="lab namespace (default dra-lab)",
+    )
     p.add_argument(
         "--lang",
         choices=LANGS,
@@ -129,6 +138,28 @@ def _name(lang: str) -> Callable[[str], str]:
         return value
 
     return parse
+
+
+def _namespace(lang: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        if not NAMESPACE.fullmatch(value):
+            raise argparse.ArgumentTypeError(text(lang, "cli.bad-namespace", value=repr(value)))
+        return value
+
+    return parse
+
+
+def _no_terminal(lang: str) -> str:
+    """Why the dashboard cannot run here ("" when it can): Textual reads keys from stdin and
+    draws on stderr; without a terminal on stdin it would read end-of-file forever."""
+    for name, stream in (("stdin", sys.__stdin__), ("stderr", sys.__stderr__)):
+        try:
+            ok = stream is not None and os.isatty(stream.fileno())
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            return text(lang, f"cli.no-terminal.{name}")
+    return ""
 
 
 def _early_lang(argv: Sequence[str] | None) -> str:
@@ -250,6 +281,8 @@ def _target(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def run_dashboard(args: argparse.Namespace, lang: str) -> int:
     from gsb_tui.kube.source import ChangeSource, ReplaySource
 
+    problem = _no_terminal(lang)  # --demo too needs one (said once the recording is known)
+
     source: ChangeSource
     if args.demo is not None:
         names = demo_names()
@@ -267,10 +300,16 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
             )
             print(f"gsb-tui: {words}", file=sys.stderr)
             return 1
+        if problem:
+            print(f"gsb-tui: {problem}", file=sys.stderr)
+            return EXIT_USAGE
         speed = max(0.0, args.speed)
         # Speed 0 jumps to the end and holds it; looping instantly would only burn CPU.
         source = ReplaySource(path, speed=speed, loop=speed > 0, mark_pause=2.0)
     else:
+        if problem:
+            print(f"gsb-tui: {problem}", file=sys.stderr)
+            return EXIT_USAGE
         from gsb_tui.kube.live import LiveSource
 
         source = LiveSource(_target(args), hold_first_watches=True)

@@ -1,4 +1,5 @@
-"""The command line's exit codes, and standard output and error that never raise.
+"""The command line's exit codes (`--help` and README list them), and standard output and
+error that never raise.
 
 Every command writes through `guarded_stdio()`: text the terminal's encoding cannot show (an
 ASCII-only PYTHONIOENCODING, a lone surrogate read from a lab file) is written escaped
@@ -23,8 +24,22 @@ EXIT_OK = 0
 EXIT_NOT_YET = 1  # check: a step not green; match: no such expression or class; a file missing
 EXIT_UNUSABLE = 2  # the cluster cannot be read: kubeconfig, network, credentials, not an API server
 EXIT_USAGE = 64  # the command line is wrong (EX_USAGE of sysexits.h)
-EXIT_INTERRUPTED = 130  # Ctrl-C
-EXIT_CODES = frozenset({EXIT_OK, EXIT_NOT_YET, EXIT_UNUSABLE, EXIT_USAGE, EXIT_INTERRUPTED})
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
+# The dashboard stopped by a signal, the terminal restored: 128 + the signal's number, as a shell
+# reports a process killed by it (gsb_tui/ui/run.py).
+EXIT_HANGUP = 129  # SIGHUP: its terminal closed
+EXIT_TERMINATED = 143  # SIGTERM
+EXIT_CODES = frozenset(
+    {
+        EXIT_OK,
+        EXIT_NOT_YET,
+        EXIT_UNUSABLE,
+        EXIT_USAGE,
+        EXIT_HANGUP,
+        EXIT_INTERRUPTED,
+        EXIT_TERMINATED,
+    }
+)
 
 
 class GuardedStream:

@@ -8,7 +8,9 @@ mapping a binding id (`?` lists them) to the keys that run it, in Textual's synt
 Pure (no Textual) and bounded: only a regular file of at most 64 KiB is read, and opening never
 blocks (a FIFO in its place is refused before it is opened). Nothing here raises: each thing
 wrong becomes one line in `problems` (a bilingual `Text` from the words catalog, `config.*`),
-that entry keeps its default, and the valid ones apply.
+that entry keeps its default, and the valid ones apply. An entry giving a binding a key that
+another binding holds where both work (`"gsb.quit" = "s"` while `s` opens the selector) is
+refused the same way, so neither binding is lost; keys moved away by their own entry are free.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,15 @@ class UserConfig:
     problems: list[Text] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class KeyHolder:
+    """A binding as the keymap's clash check sees it: its default keys (as Textual names them)
+    and where it works (two bindings clash when they share a context and a key)."""
+
+    keys: tuple[str, ...]
+    contexts: frozenset[str]
+
+
 def config_path() -> Path:
     """$XDG_CONFIG_HOME/gsb-tui/config.toml (~/.config when unset or not absolute)."""
     base = os.environ.get("XDG_CONFIG_HOME", "")
@@ -45,11 +56,22 @@ def config_path() -> Path:
     return root / "gsb-tui" / "config.toml"
 
 
-def load_config(path: Path | None = None, known_ids: Collection[str] | None = None) -> UserConfig:
+def load_config(
+    path: Path | None = None,
+    known_ids: Collection[str] | None = None,
+    holders: Mapping[str, KeyHolder] | None = None,
+    normalize: Callable[[str], str] = str,
+) -> UserConfig:
     """Read `path` (default config_path()). A missing file is no config and no problem.
 
-    `known_ids`: the binding ids that exist; any other id is reported (None: not checked).
+    `known_ids`: the binding ids that exist; any other id is reported (None: not checked;
+    `holders` given: its ids). `holders`: every binding's default keys and contexts, for
+    refusing an entry that takes another binding's key; `normalize` names a key as the
+    holders do ("?" -> "question_mark").
     """
+    if holders is not None:
+        config = load_config(path, holders.keys() if known_ids is None else known_ids)
+        return refuse_clashes(config, path or config_path(), holders, normalize)
     path = config_path() if path is None else path
     data = _read_bounded(path)
     if isinstance(data, Text):
@@ -117,6 +139,51 @@ def _validate(
         else:
             config.keymap[binding_id] = ",".join(part.strip() for part in value.split(","))
     return config
+
+
+def refuse_clashes(
+    config: UserConfig,
+    path: Path,
+    holders: Mapping[str, KeyHolder],
+    normalize: Callable[[str], str] = str,
+) -> UserConfig:
+    """`config` without the entries that give their binding a key another binding holds in a
+    context they share (each reported); refused until none is left, since a refused entry
+    gives its binding its default keys back."""
+    keymap = dict(config.keymap)
+    problems = list(config.problems)
+    while clash := _first_clash(keymap, holders, normalize):
+        binding_id, key, other = clash
+        del keymap[binding_id]
+        problems.append(
+            t("config.key-taken", path=path, id=_shown(binding_id), key=_shown(key), other=other)
+        )
+    return UserConfig(keymap, problems)
+
+
+def _first_clash(
+    keymap: Mapping[str, str], holders: Mapping[str, KeyHolder], normalize: Callable[[str], str]
+) -> tuple[str, str, str] | None:
+    def keys_of(binding_id: str) -> set[str]:
+        if binding_id in keymap:
+            return {normalize(key) for key in keymap[binding_id].split(",")}
+        return set(holders[binding_id].keys)
+
+    for binding_id, keys in keymap.items():
+        holder = holders.get(binding_id)
+        if holder is None:
+            continue
+        for key in keys.split(","):
+            if normalize(key) in holder.keys:
+                continue  # its own default key: whatever shares it did so before
+            for other, other_holder in holders.items():
+                if (
+                    other != binding_id
+                    and holder.contexts & other_holder.contexts
+                    and normalize(key) in keys_of(other)
+                ):
+                    return binding_id, key, other
+    return None
 
 
 def _key_problem(keys: str) -> Text:

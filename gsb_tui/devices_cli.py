@@ -20,6 +20,7 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.words import CATALOG, localize, text
 
 if TYPE_CHECKING:
+    from gsb_tui.dra.model import DeviceId, FieldProblem
     from gsb_tui.dra.pool_status import PoolComparison, PoolRequest, PoolStatus, Reason
     from gsb_tui.dra.view import DraView
 
@@ -39,6 +40,7 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
         print(f"gsb-tui devices: {localize(problem, lang)}", file=sys.stderr)
         return EXIT_UNUSABLE
     from gsb_tui.dra.device_rows import device_rows, summary
+    from gsb_tui.dra.model.malformed import as_json, count_text, object_text
     from gsb_tui.dra.pool_status import compare
     from gsb_tui.dra.view import build_view
     from gsb_tui.dra.warnings import find_warnings
@@ -70,9 +72,12 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
                     "health": r.health,
                     "health_message": r.health_message,
                     "health_reported_by": r.health_said_by,
+                    # fields of the wrong type, read as absent (dra/model/malformed.py)
+                    "malformed": [p.path for p in _problems(view, r.id)],
                 }
                 for r in rows
             ],
+            "malformed": [as_json(m, lang) for m in view.malformed()],
             "summary": asdict(totals),
             "vanished_pools": _vanished_json(view, lang, args.node),
             "pool_status": [_pool_json(lang, p) for p in pools],
@@ -91,7 +96,7 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
             r.state,
             ",".join(r.claims) or "-",
             ",".join(r.pods) or "-",
-            ",".join(r.reasons + r.warnings) or "-",
+            ",".join(r.reasons + r.warnings + _malformed_word(view, r.id)) or "-",
         )
         for r in rows
     ]
@@ -107,6 +112,11 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
         for r in rows:
             if r.health != "Healthy" and r.health_message:
                 print(f"  {r.id.device} {r.health}: {r.health_message} ({r.health_said_by})")
+    malformed = view.malformed()  # kept, read with the wrong field absent, counted apart
+    if malformed:
+        print(count_text(len(malformed), lang))
+        for m in malformed:
+            print(f"  ! {object_text(m, lang)}")
     for pool in _vanished_json(view, lang, args.node):
         print()
         print("\n".join(pool["text"]))
@@ -116,6 +126,15 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
         for line in _pool_lines(lang, status.requests, pools):
             print(line)
     return EXIT_OK
+
+
+def _problems(view: DraView, id: DeviceId) -> tuple[FieldProblem, ...]:
+    device = view.device(id)
+    return device.problems if device is not None else ()
+
+
+def _malformed_word(view: DraView, id: DeviceId) -> tuple[str, ...]:
+    return ("malformed",) if _problems(view, id) else ()
 
 
 def _vanished_json(view: DraView, lang: str, node: str | None) -> list[dict[str, Any]]:

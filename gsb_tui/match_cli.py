@@ -3,8 +3,9 @@
 One line per device: `<driver>/<pool>/<device> match|no-match|error: <text>`; with `--json` one
 object {"expression", "class", "devices": [{driver, pool, device, node, verdict, error, state,
 allocatable}], "matched", "free"}. "Free" is the ledger's (claims, counters, taints, taint
-rules and pools read too). Exit 0 on evaluation, 1 when the expression does not compile (or
-the class is unknown), 2 when the cluster cannot be read.
+rules and pools read too). Objects with a field of the wrong type are read with it absent and
+named on stderr ("malformed" in --json). Exit 0 on evaluation, 1 when the expression does not
+compile (or the class is unknown), 2 when the cluster cannot be read.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, fetch_snapshot
@@ -35,7 +36,9 @@ def _with_driver(exc: CelCompileError, expression: str, target: Target) -> CelCo
         snapshot = asyncio.run(fetch_snapshot(target, (Kind.SLICES,), timeout=3.0))
     except (KubeconfigError, Unreachable):
         return exc
-    drivers = {str(s.get("spec", {}).get("driver", "")) for s in snapshot.items(Kind.SLICES)}
+    from gsb_tui.dra.model import parse_slice  # typed: a slice of any shape has a driver
+
+    drivers = {parse_slice(s).driver for s in snapshot.items(Kind.SLICES)}
     if len(drivers) != 1:
         return exc
     try:
@@ -80,6 +83,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             _say(lang, "match.cannot-read", kind=kind.value, message=state.message)
             return EXIT_UNREACHABLE
     from gsb_tui.dra.cel import evaluate_all
+    from gsb_tui.dra.model.malformed import as_json
     from gsb_tui.dra.view import build_view
 
     view = build_view(snapshot)
@@ -91,11 +95,14 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             _say(lang, "match.no-class", name=args.device_class, known=known)
             return EXIT_BAD_EXPRESSION
         expressions = [*device_class.selectors, args.expression]
+    malformed = [as_json(m, lang) for m in view.malformed()]  # read with the wrong field absent
     if not view.devices:
         if getattr(args, "json", False):
             empty = {"expression": args.expression, "class": args.device_class}
+            empty["malformed"] = malformed
             print(json.dumps({**empty, "devices": [], "matched": 0, "free": 0}))
         _say(lang, "match.no-devices")
+        _say_malformed(malformed, lang)
         return 0
     try:
         outcomes = evaluate_all(expressions, view.devices)
@@ -127,6 +134,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
             "devices": rows,
             "matched": len(matched),
             "free": len(free) if held_known else None,
+            "malformed": malformed,
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
@@ -138,6 +146,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         print(f"{device.id} {verdict}")
     # On stderr, so the one-line-per-device output stays as it is: how many of the matches
     # could be allocated now, and why not the rest (dra/availability.py decides).
+    _say_malformed(malformed, lang)
     if not held_known:
         why = text(lang, "match.cannot-read", kind=Kind.CLAIMS.value, message=claims_state.message)
         print(text(lang, "match.free-unknown", matched=len(matched), why=why), file=sys.stderr)
@@ -154,6 +163,14 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         )
         print(f"  {why}", file=sys.stderr)
     return 0
+
+
+def _say_malformed(malformed: list[dict[str, Any]], lang: str) -> None:
+    """Objects with a field of the wrong type, on stderr: counted, then each named."""
+    if malformed:
+        print(text(lang, "malformed.count", n=len(malformed)), file=sys.stderr)
+    for found in malformed:
+        print(f"  ! {found['text']}", file=sys.stderr)
 
 
 def _verdict(outcome: CelOutcome) -> str:

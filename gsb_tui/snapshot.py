@@ -135,6 +135,13 @@ class KindState:
     # Seconds between re-lists when the kind is listed again and again instead of watched
     # (nodes past kube.reflector.POLL_NODES_ABOVE: their status heartbeats are not wanted).
     every: float = 0.0
+    # While synced, how the watch is heard (kube/reflector.py): "" alive and heard from
+    # recently; "stale" its watch said nothing, not even a bookmark, past the bookmark interval;
+    # "not-answering" the API server answers nothing. `heard` is when the kind last heard from
+    # the server (monotonic seconds; 0 when `quiet` is ""). The data stays usable: it is the
+    # last the server said.
+    heard: float = 0.0
+    quiet: str = ""
 
     @property
     def usable(self) -> bool:

@@ -60,6 +60,7 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
         "kubelet": None,  # a placed pod that does not run: the kubelet's words (node_side.py)
         "health": [],  # every device health the kubelet reports for the pod (dra/health.py)
         "warnings": [],  # {code, text}: mistakes about this pod (dra/warnings.py)
+        "malformed": [],  # objects of this answer with a field of the wrong type, read absent
         "text": "",
     }
     if pod is None:
@@ -72,10 +73,10 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
         for w in find_warnings(view)
         if (namespace, name) in w.pods
     ]
+    out["malformed"] = malformed_for(view, pod, lang)
     said = view.scheduler_said(pod)
     out["scheduler"] = said.message if said is not None else None
-    spec = pod.raw.get("spec") or {}
-    out["gates"] = [str((g or {}).get("name") or "") for g in spec.get("schedulingGates") or []]
+    out["gates"] = list(pod.scheduling_gates)
     if pod.node:
         out.update(bound=pod.node, fits=True, nodes=[pod.node], nodes_total=1)
         out.update(node_half(view, pod, lang))
@@ -136,6 +137,22 @@ def answer(view: Any, namespace: str, name: str, lang: str) -> dict[str, Any]:
     else:
         out["text"] = text(lang, "why.no-fit", pod=ref)
     return out
+
+
+def malformed_for(view: Any, pod: Any, lang: str) -> list[dict[str, Any]]:
+    """The malformed objects the answer reads (dra/model/malformed.py): the pod, its claims
+    and templates, and every slice, class and DeviceTaintRule (any may decide where it fits)."""
+    from gsb_tui.dra.model.malformed import as_json
+
+    claims = {c.key for c in view.claims_of_pod(pod)}
+    templates = {(pod.namespace, e.template_name) for e in pod.claims if e.template_name}
+    wanted = {Kind.PODS: {pod.key}, Kind.CLAIMS: claims, Kind.TEMPLATES: templates}
+    return [
+        as_json(m, lang)
+        for m in view.malformed()
+        if m.kind in (Kind.SLICES, Kind.CLASSES, Kind.TAINT_RULES)
+        or m.key in wanted.get(m.kind, ())
+    ]
 
 
 def node_half(view: Any, pod: Any, lang: str) -> dict[str, Any]:
@@ -251,6 +268,8 @@ def _print_text(out: dict[str, Any], lang: str) -> None:
         print(f"  ! {note['text']}")
     for warning in out["warnings"]:
         print(f"  ! {warning['text']}")
+    for found in out["malformed"]:
+        print(f"  ! {found['text']}")
 
 
 def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:

@@ -210,7 +210,9 @@ def run(args: argparse.Namespace, lang: str) -> int:
                 print(_row("kubeconfig", status["kubeconfig"]))
         return 0 if status["api_ready"] else 1
     except (BuildError, ClusterError, NodeError) as exc:
-        print(f"gsb-tui cluster: {exc}", file=sys.stderr)
+        # A worded error (the state lock's) carries both languages in its first argument.
+        said = exc.args[0] if len(exc.args) == 1 else str(exc)
+        print(f"gsb-tui cluster: {localize(said, lang)}", file=sys.stderr)
         return 1
     except RestError as exc:
         print(f"gsb-tui cluster: {text(lang, 'cluster.refused', error=exc)}", file=sys.stderr)

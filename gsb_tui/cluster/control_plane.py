@@ -1,10 +1,8 @@
-"""Start and stop a real Kubernetes control plane on loopback for the DRA lab.
-
-etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok run as separate
-processes with their own logs. Pid files (with the process start time, so a recycled pid is
-never mistaken for ours) let `down` stop exactly what `up` started. This module is the recipe:
-which components, their flags, certificates, kubeconfig and seeding; process.py does the
-operating-system side of starting and stopping them.
+"""Start and stop a real Kubernetes control plane on loopback for the DRA lab: the recipe
+(components, flags, certificates, kubeconfig, seeding); process.py starts and stops processes.
+etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok each log apart; pid files
+(with the start time: a recycled pid is never ours) let `down` stop exactly what `up` started,
+one `up` or `down` at a time per state directory (state_lock.py).
 """
 
 from __future__ import annotations
@@ -36,6 +34,7 @@ from gsb_tui.cluster.process import (
     wait_start_ticks,
 )
 from gsb_tui.cluster.rest import Rest
+from gsb_tui.cluster.state_lock import locked
 from gsb_tui.words import t
 
 Log = Callable[[str], None]  # given catalog Texts (cluster.*): the caller picks the language
@@ -154,6 +153,7 @@ class ControlPlane:
         self.kubeconfig.write_text(json.dumps(config, indent=2))
         os.chmod(self.kubeconfig, 0o600)
 
+    @locked(create=True)
     def up(self, settings: Settings | None = None, log: Log = print) -> dict[str, Any]:
         """Start every component, seed the lab objects; returns what cluster.json records."""
         settings = settings or Settings()
@@ -326,6 +326,7 @@ class ControlPlane:
                 self._pid_file(name).remove()
                 log(t("cluster.stale-pid", name=name))
 
+    @locked(create=False)
     def down(self, log: Log = print) -> int:
         """Stop what `up` started; returns how many processes were stopped."""
         stopped = 0

@@ -28,6 +28,7 @@ from gsb_tui.dra.model import (
     DeviceClass,
     DeviceId,
     Event,
+    Malformed,
     Pod,
     PodClaim,
     Request,
@@ -42,6 +43,7 @@ from gsb_tui.dra.model import (
     parse_taint_rule,
     parse_template,
 )
+from gsb_tui.dra.model.malformed import collect
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.pool_health import pool_problems
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
@@ -104,6 +106,22 @@ class DraView:
     def changed_keys(self, kind: Kind, before: DraView) -> frozenset[ObjKey] | None:
         """Keys of the kind that changed since `before` (None: unknown, compare them whole)."""
         return parsed.changes(kind, before._parsed.get(kind, ()), self._parsed.get(kind, ()))
+
+    def malformed(self) -> tuple[Malformed, ...]:
+        """Objects with a field of the wrong type (kept, read with it absent), by kind."""
+        slices, stale, classes, claims = self.slices, self.stale_slices, self.classes, self.claims
+        templates, pods, events, rules = self.templates, self.pods, self.events, self.taint_rules
+        parts: tuple[tuple[Kind, Iterable[Any]], ...] = (
+            (Kind.SLICES, (*slices, *stale)),
+            (Kind.CLASSES, classes.values()),
+            (Kind.CLAIMS, claims.values()),
+            (Kind.TEMPLATES, templates.values()),
+            (Kind.PODS, pods.values()),
+            (Kind.EVENTS, events),
+            (Kind.TAINT_RULES, rules),
+        )
+        inputs = (slices, stale, classes, claims, templates, pods, events, rules)
+        return derive.kept("malformed", inputs, lambda: collect(parts))
 
     def device(self, id: DeviceId) -> Device | None:
         occ = self.occupancy.get(id)

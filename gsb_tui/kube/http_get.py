@@ -4,10 +4,12 @@ only, so the page-reading child process (kube/page_reader.py) starts in millisec
 from __future__ import annotations
 
 import http.client
+import io
 import os
 import socket
 import ssl
 import tempfile
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +25,94 @@ class Fetched:
     reason: str
     content_type: str
     body: bytes | None  # None: longer than the caller's limit
+    retry_after: str = ""  # the Retry-After header, as sent
+
+
+@dataclass
+class Progress:
+    """A read under way: the seconds it may take in all (None: bounded only by the read
+    timeout of each receive) and the bytes come so far (set by the reading thread)."""
+
+    deadline: float | None = None
+    got: int = 0
+
+
+class SlowAnswer(TimeoutError):
+    """The answer did not come whole within its deadline: `got` bytes in `seconds`."""
+
+    def __init__(self, got: int, seconds: float) -> None:
+        super().__init__(f"{got} bytes in {seconds:.0f} s")
+        self.got = got
+        self.seconds = seconds
+
+
+class Unreadable(http.client.HTTPException):
+    """An answer HTTP cannot carry: `what` is "chunk" (a chunk size that is no number) or
+    "gzip" (said to be gzip-compressed, and not); `detail` the reader's own words."""
+
+    def __init__(self, what: str, detail: str) -> None:
+        super().__init__(detail)
+        self.what = what
+        self.detail = detail
+
+
+class _Counted(io.RawIOBase):
+    """The socket read for http.client, counting the bytes into `progress` and refusing to
+    go on past its deadline (a server sending a byte a second never trips a read timeout)."""
+
+    def __init__(
+        self, raw: io.RawIOBase, sock: socket.socket, progress: Progress, read: float
+    ) -> None:
+        self.raw = raw  # the socket's own file: it keeps the socket open after conn.close()
+        self.sock = sock
+        self.progress = progress
+        self.read_timeout = read
+        self.started = time.monotonic()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        deadline = self.progress.deadline
+        if deadline is not None:
+            left = self.started + deadline - time.monotonic()
+            if left <= 0:
+                raise SlowAnswer(self.progress.got, deadline)
+            self.sock.settimeout(min(self.read_timeout, left))
+        try:
+            n = self.raw.readinto(buffer) or 0
+        except TimeoutError:
+            if deadline is not None and time.monotonic() - self.started >= deadline:
+                raise SlowAnswer(self.progress.got, deadline) from None
+            raise
+        self.progress.got += n
+        return n
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+class _Made:
+    """What http.client.HTTPResponse asks of a socket: its file, here the counted one."""
+
+    def __init__(self, sock: socket.socket, progress: Progress, read: float) -> None:
+        self.sock, self.progress, self.read = sock, progress, read
+
+    def makefile(self, _mode: str) -> io.BufferedReader:
+        raw = self.sock.makefile("rb", buffering=0)
+        return io.BufferedReader(_Counted(raw, self.sock, self.progress, self.read), 1 << 16)
+
+
+def _chunk_error(exc: BaseException) -> bool:
+    """http.client's IncompleteRead that was a chunk size it could not read (a ValueError
+    somewhere in its context)."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        seen = seen.__context__ if seen is not None else None
+        if isinstance(seen, ValueError):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -63,9 +153,13 @@ def read_page(
     read: float,
     limit: int,
     cancel: list[Closer],
+    progress: Progress | None = None,
 ) -> Fetched:
-    """GET target whole (at most `limit` bytes, else body None). Raises OSError, TimeoutError or
-    http.client.HTTPException. Registers in `cancel` what ends a blocked read at once."""
+    """GET target whole (at most `limit` bytes, else body None). Raises OSError, TimeoutError
+    (SlowAnswer past the progress's deadline), zlib.error or http.client.HTTPException
+    (Unreadable for a broken chunk or a gzip lie). Registers in `cancel` what ends a blocked
+    read at once; counts the bytes come in `progress`."""
+    progress = progress if progress is not None else Progress()
     url = urlsplit(address.server)
     host, secure = url.hostname or "", url.scheme == "https"
     port = url.port or (443 if secure else 80)
@@ -80,17 +174,28 @@ def read_page(
             open_socket.append(address.ssl.wrap_socket(open_socket[0], server_hostname=name))
         open_socket[-1].settimeout(read)
         conn.sock = open_socket[-1]
+        made = _Made(open_socket[-1], progress, read)
+        conn.response_class = lambda _sock, **kw: http.client.HTTPResponse(made, **kw)  # type: ignore[assignment,arg-type]
         conn.request("GET", target, headers=headers)
         resp = conn.getresponse()
-        body: bytes | None = resp.read(limit + 1)
+        try:
+            body: bytes | None = resp.read(limit + 1)
+        except http.client.IncompleteRead as exc:
+            if _chunk_error(exc):
+                raise Unreadable("chunk", "chunk size is not a number") from None
+            raise
         if body is not None and len(body) <= limit and resp.getheader("Content-Encoding") == "gzip":
             inflate = zlib.decompressobj(wbits=31)
-            body = inflate.decompress(body, limit + 1)  # bounded: a gzip bomb stops here
+            try:
+                body = inflate.decompress(body, limit + 1)  # bounded: a gzip bomb stops here
+            except zlib.error as exc:
+                raise Unreadable("gzip", str(exc)) from None
             body = None if inflate.unconsumed_tail else body
         if body is not None and len(body) > limit:
             body = None
         content_type = (resp.getheader("Content-Type") or "").split(";")[0].strip()
-        return Fetched(resp.status, resp.reason, content_type, body)
+        retry_after = resp.getheader("Retry-After") or ""
+        return Fetched(resp.status, resp.reason, content_type, body, retry_after[:40])
     finally:
         conn.close()
         for sock in open_socket:

@@ -7,10 +7,14 @@ import contextlib
 from collections.abc import Callable, Iterable
 
 from gsb_tui.kube import dra_scope
+from gsb_tui.kube.answers import paced
+from gsb_tui.kube.backoff import REAL, Clock
 from gsb_tui.kube.config import KubeconfigError, Resolved, Target, resolve
+from gsb_tui.kube.http_get import Progress
 from gsb_tui.kube.reflector import (
     CONNECT_TIMEOUT,
     MAX_PAGE_BYTES,
+    PAGE_DEADLINE_S,
     PAGE_READ_TIMEOUT,
     POLL_NODES_ABOVE,
     Reflector,
@@ -31,6 +35,12 @@ CONFIG_RETRY_S = 5.0
 WATCH_HOLD_S = 3.0
 VERSION_EVERY_S = 300.0  # the server's version read again (an upgrade while watching)
 VERSION_RETRY_S = 10.0  # … or this soon while it could not be read
+# Nothing heard from the API server this long (no answer, event or bookmark on any kind): ask
+# its /version, which every API server answers to anyone. No answer within PROBE_TIMEOUT_S
+# and every synced kind is shown "not answering" (a stopped server keeps its sockets open:
+# the watches look alive until their stall limit, reflector.STALL_S).
+PROBE_QUIET_S = 10.0
+PROBE_TIMEOUT_S = 5.0
 
 
 class LiveSource:
@@ -40,8 +50,10 @@ class LiveSource:
         kinds: Iterable[Kind] = tuple(Kind),
         watching: bool = True,
         hold_first_watches: bool = False,
+        clock: Clock = REAL,
     ) -> None:
         self.target = target
+        self.clock = clock  # every wait of the reflectors and the probe (tests compress it)
         self.watching = watching  # False: each kind is listed once (the one-shot commands)
         # True (the dashboard): each kind's first watch waits until drawn() says the first
         # frame with every list is on screen, at most WATCH_HOLD_S. Starting eight watches
@@ -78,6 +90,7 @@ class LiveSource:
                 watching=self.watching,
                 before_first_watch=self._until_drawn if self.hold_first_watches else None,
                 keep=self._keep(kind),
+                clock=self.clock,
             )
             for kind in self.kinds
         }
@@ -112,7 +125,7 @@ class LiveSource:
             return
         reflectors = self._reflectors(api, lambda _change: None)
         pages = [reflector.first_page() for reflector in reflectors.values()]
-        if api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES):
+        if api.begin(pages, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES, PAGE_DEADLINE_S):
             self._early_api = api  # no exec plugin: run() needs no start() for it
 
     async def _server_version(self, api: Transport, emit: Emit) -> None:
@@ -125,6 +138,39 @@ class LiveSource:
             if not self.watching:
                 return  # a one-shot read: one try, bounded by read_version's timeout
             await asyncio.sleep(VERSION_EVERY_S if version else VERSION_RETRY_S)
+
+    async def _answers(self, api: Transport) -> bool:
+        """The API server answers /version within PROBE_TIMEOUT_S (any status is an answer)."""
+        asked = api.fetch("/version", {}, PROBE_TIMEOUT_S, PROBE_TIMEOUT_S, 1 << 16)
+        try:
+            await paced(asked, Progress(deadline=PROBE_TIMEOUT_S), self.clock, 60.0, _quiet)
+        except (OSError, TimeoutError):
+            return False
+        except Exception:  # it answered, in a way HTTP cannot carry: the reflectors say how
+            return True
+        return True
+
+    async def _liveness(self, api: Transport) -> None:
+        """Probe the server when no kind heard from it for PROBE_QUIET_S; tell the reflectors
+        when it stops answering, and when it answers again."""
+        silent_since: float | None = None
+        due = PROBE_QUIET_S
+        while True:
+            await self.clock.sleep(max(1.0, due))
+            heard = max((r.heard_at for r in self.reflectors.values()), default=self.clock.now())
+            due = heard + PROBE_QUIET_S - self.clock.now()  # when the quiet will be long enough
+            if silent_since is None and due > 0:
+                continue
+            due = PROBE_QUIET_S
+            if await self._answers(api):
+                if silent_since is not None:
+                    silent_since = None
+                    for reflector in self.reflectors.values():
+                        reflector.server_silent(None)
+            elif silent_since is None:
+                silent_since = heard
+                for reflector in self.reflectors.values():
+                    reflector.server_silent(heard)
 
     def _all(self, emit: Emit, phase: str, message: str) -> None:
         for kind in self.kinds:
@@ -158,8 +204,14 @@ class LiveSource:
             self.reflectors = self._reflectors(api, emit)
             async with asyncio.TaskGroup() as group:
                 group.create_task(self._server_version(api, emit))
+                if self.watching:
+                    group.create_task(self._liveness(api))
                 for reflector in self.reflectors.values():
                     group.create_task(reflector.run())
         finally:
             with contextlib.suppress(Exception):
                 await api.close()
+
+
+def _quiet(_progress: Progress, _seconds: float) -> None:
+    pass  # a probe says nothing while it waits

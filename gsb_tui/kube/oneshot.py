@@ -17,7 +17,7 @@ from typing import Literal
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.store import Change, Store
-from gsb_tui.snapshot import Kind, Snapshot
+from gsb_tui.snapshot import Kind, KindState, Snapshot
 from gsb_tui.words import Text, t
 
 SETTLED = frozenset({"synced", "forbidden", "not-served"})
@@ -67,14 +67,23 @@ class Progress:
         return "wait"
 
     def reason(self, snap: Snapshot) -> Text:
-        """The distinct messages of the kinds not settled (errors first), or "no answer"."""
+        """The distinct messages of the kinds not settled (errors first); when every kind
+        settled without one read, why the first was refused (a 403 says 403); else "no
+        answer"."""
         states = [snap.state(k) for k in self.kinds]
         ordered = sorted(states, key=lambda s: (s.phase != "error", str(s.message)))
         messages: list[str] = []
         for state in ordered:
             if state.phase not in SETTLED and state.message and state.message not in messages:
                 messages.append(state.message)
-        return join(messages) if messages else t("kube.no-answer")
+        if messages:
+            return join(messages)
+        refused = [s for s in states if s.phase in ("forbidden", "not-served") and s.message]
+        return join([refused_words(refused[0])]) if refused else t("kube.no-answer")
+
+    def nothing_read(self, snap: Snapshot) -> bool:
+        """Every kind settled and none was read (all forbidden or not served)."""
+        return not any(snap.state(k).phase == "synced" for k in self.kinds)
 
 
 def begin_snapshot(target: Target, kinds: Iterable[Kind] = tuple(Kind)) -> LiveSource:
@@ -134,9 +143,11 @@ async def fetch_snapshot(
             await task
     if outcome and outcome[0] == "config":
         raise KubeconfigError(source.config_error)
-    if outcome and outcome[0] == "settled":
-        return store.snapshot()
     reason = progress.reason(store.snapshot())
+    if outcome and outcome[0] == "settled":
+        if progress.nothing_read(store.snapshot()):  # exit 2 for every command, as unusable
+            raise Unreachable(t("kube.unusable", server=source.info.server, reason=reason))
+        return store.snapshot()
     if outcome and outcome[0] == "fatal":
         raise Unreachable(t("kube.unusable", server=source.info.server, reason=reason))
     seconds = f"{time.monotonic() - started:.0f}"
@@ -145,10 +156,18 @@ async def fetch_snapshot(
     )
 
 
+def refused_words(state: KindState) -> str:
+    """A settled kind's message as a command says it: a 403 as one (the state holds the
+    API server's own words, the phase says forbidden)."""
+    if state.phase == "forbidden":
+        return t("wire.forbidden", message=state.message)
+    return state.message
+
+
 def unreadable(snapshot: Snapshot, kinds: Iterable[Kind]) -> Text | None:
     """The first of `kinds` the snapshot could not read, worded (None: all were read)."""
     for kind in kinds:
         state = snapshot.state(kind)
         if state.phase != "synced":
-            return t("match.cannot-read", kind=kind.value, message=state.message)
+            return t("match.cannot-read", kind=kind.value, message=refused_words(state))
     return None

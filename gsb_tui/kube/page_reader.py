@@ -13,6 +13,8 @@ reads every target at once, and writes each answer to stdout as a JSON line, fol
 body's bytes when there is one:
     {"i": 3, "status": 200, "reason": "OK", "type": "application/json", "size": 18875951}
     {"i": 4, "error": "timeout"}       the read timed out (said as a TimeoutError)
+    {"i": 6, "error": "slow", "got": 412, "seconds": 60}   not whole by its deadline
+    {"i": 7, "got": 412}               a read under way: the bytes come so far (each TICK_S)
     {"i": 5, "error": "other"}         anything else: the parent reads that page itself
 It exits when every target is answered, or when stdout is gone.
 """
@@ -32,10 +34,18 @@ try:  # the parent passes where it found orjson; without it, bodies go as they c
 except ImportError:  # pragma: no cover - orjson is a dependency
     orjson = None  # type: ignore[assignment]
 
-from gsb_tui.kube.http_get import Address, client_context, load_client_cert, read_page
+from gsb_tui.kube.http_get import (
+    Address,
+    Progress,
+    SlowAnswer,
+    client_context,
+    load_client_cert,
+    read_page,
+)
 
 BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from gsb_tui.kube.page_reader import main; main()"
 REQUEST_LIMIT = 1 << 20  # the request: a few targets, a token and PEM material
+TICK_S = 1.0  # how often a read under way says how far it got
 
 
 def _bytes(value: Any) -> bytes | None:
@@ -71,9 +81,26 @@ def answer(request: dict[str, Any], out: BinaryIO) -> None:
         load_client_cert(ctx, cert, key)
     address = Address(str(request["server"]), ctx, request.get("server_name") or None)
     lock = threading.Lock()
+    deadline = request.get("deadline")
+    reading = {
+        i: Progress(deadline=float(deadline) if deadline else None)
+        for i, _ in enumerate(request["targets"])
+    }
+    done = threading.Event()
+
+    def tick() -> None:
+        said: dict[int, int] = {}
+        while not done.wait(TICK_S):
+            with lock:
+                for i, progress in list(reading.items()):
+                    if progress.got != said.get(i, 0):
+                        said[i] = progress.got
+                        out.write(json.dumps({"i": i, "got": progress.got}).encode() + b"\n")
+                out.flush()
 
     def one(i: int, target: str) -> None:
         body = b""
+        progress = reading[i]
         try:
             got = read_page(
                 address,
@@ -83,9 +110,12 @@ def answer(request: dict[str, Any], out: BinaryIO) -> None:
                 float(request["read"]),
                 int(request["limit"]),
                 [],
+                progress,
             )
+        except SlowAnswer as exc:
+            head: dict[str, Any] = {"i": i, "error": "slow", "got": exc.got, "seconds": exc.seconds}
         except TimeoutError:
-            head: dict[str, Any] = {"i": i, "error": "timeout"}
+            head = {"i": i, "error": "timeout"}
         except (OSError, http.client.HTTPException, ValueError):
             head = {"i": i, "error": "other"}
         else:
@@ -99,8 +129,10 @@ def answer(request: dict[str, Any], out: BinaryIO) -> None:
                 "reason": got.reason,
                 "type": got.content_type,
                 "size": size,
+                "retry": got.retry_after,
             }
         with lock:
+            reading.pop(i, None)
             out.write(json.dumps(head).encode() + b"\n")
             out.write(body)
             out.flush()
@@ -109,10 +141,13 @@ def answer(request: dict[str, Any], out: BinaryIO) -> None:
         threading.Thread(target=one, args=(i, target), daemon=True)
         for i, target in enumerate(request["targets"])
     ]
-    for thread in threads:
+    ticker = threading.Thread(target=tick, daemon=True)
+    for thread in [*threads, ticker]:
         thread.start()
     for thread in threads:
         thread.join()
+    done.set()
+    ticker.join()
 
 
 def main() -> None:

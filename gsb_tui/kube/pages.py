@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import orjson
 
 from gsb_tui.kube import page_reader
-from gsb_tui.kube.http_get import Closer, Fetched
+from gsb_tui.kube.http_get import Closer, Fetched, Progress, SlowAnswer
 
 T = TypeVar("T")
 
@@ -80,8 +80,10 @@ class Begun:
         if key not in self._answers:
             self._answers[key] = _in_thread(work)
 
-    def take(self, key: str) -> Awaitable[Any] | None:
+    def take(self, key: str, progress: Progress | None = None) -> Awaitable[Any] | None:
         begun = self._answers.pop(key, None)
+        if begun is not None and progress is not None:
+            progress.got = -1  # read by a thread begun before: its bytes are not seen here
         return None if begun is None else _awaited(*begun)
 
     def close(self) -> None:
@@ -100,6 +102,9 @@ class ChildPages:
         self._proc = proc
         self._by_index = [concurrent.futures.Future[Fetched | None]() for _ in targets]
         self._answers = dict(zip(targets, self._by_index, strict=True))
+        self._index = {target: i for i, target in enumerate(targets)}
+        self._got: dict[int, int] = {}  # bytes come so far, as the child says (page_reader)
+        self._progress: dict[int, Progress] = {}  # whoever took the answer, told of them
         threading.Thread(target=self._read, name="gsb-tui pages", daemon=True).start()
 
     @classmethod
@@ -137,16 +142,26 @@ class ChildPages:
                 if line is None:
                     break
                 head = json.loads(line)
-                answer = self._by_index[int(head["i"])]
+                index = int(head["i"])
+                answer = self._by_index[index]
+                if "got" in head and "error" not in head:
+                    self._got[index] = int(head["got"])
+                    if index in self._progress:
+                        self._progress[index].got = self._got[index]
+                    continue
                 if head.get("error") == "timeout":
                     _settle(answer, exc=TimeoutError("timed out"))
+                    continue
+                if head.get("error") == "slow":
+                    _settle(answer, exc=SlowAnswer(int(head["got"]), float(head["seconds"])))
                     continue
                 if "status" not in head:
                     _settle(answer, None)
                     continue
                 size = int(head["size"])
                 body, pending = _body(fd, pending, size) if size >= 0 else (None, pending)
-                fetched = Fetched(int(head["status"]), str(head["reason"]), str(head["type"]), body)
+                status, reason, kind = int(head["status"]), str(head["reason"]), str(head["type"])
+                fetched = Fetched(status, reason, kind, body, str(head.get("retry") or ""))
                 _settle(answer, fetched)
         except (OSError, ValueError, KeyError, IndexError, TypeError):
             pass
@@ -156,12 +171,17 @@ class ChildPages:
             # Each answer is held by whoever takes it, not here: 10,000 devices' bodies are
             # ~25 MB, which would stay for as long as the transport does.
             self._by_index = []
+            self._progress.clear()
             _end(self._proc)
             with contextlib.suppress(OSError):
                 self._proc.stdout.close()
 
-    def take(self, key: str) -> Awaitable[Fetched | None] | None:
+    def take(self, key: str, progress: Progress | None = None) -> Awaitable[Fetched | None] | None:
         answer = self._answers.pop(key, None)
+        if answer is not None and progress is not None:
+            index = self._index[key]
+            self._progress[index] = progress
+            progress.got = self._got.get(index, 0)
         return None if answer is None else asyncio.wrap_future(answer)
 
     def close(self) -> None:

@@ -27,6 +27,7 @@ from gsb_tui.kube.http_get import (
     Address,
     Closer,
     Fetched,
+    Progress,
     client_context,
     load_client_cert,
     read_page,
@@ -50,9 +51,16 @@ class Transport(Protocol):
     ) -> aiohttp.ClientResponse: ...
 
     async def fetch(
-        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
+        self,
+        path: str,
+        query: Mapping[str, Any],
+        connect: float,
+        read: float,
+        limit: int,
+        progress: Progress | None = None,
     ) -> Fetched | None:
-        """A whole list page read off the event loop; None: this transport reads with get."""
+        """A whole list page read off the event loop; None: this transport reads with get.
+        `progress` bounds the whole read and counts its bytes (got -1: not known here)."""
         ...
 
     async def close(self) -> None: ...
@@ -255,6 +263,7 @@ class NativeTransport:
         connect: float,
         read: float,
         limit: int,
+        deadline: float | None = None,
     ) -> bool:
         """Start these GETs now, with no event loop yet: the first list pages are on their way
         while the rest of gsb-tui imports and Textual starts. They are read by a child process
@@ -276,6 +285,7 @@ class NativeTransport:
             "connect": connect,
             "read": read,
             "limit": limit,
+            "deadline": deadline,
         }
         child = ChildPages.start(request, targets)
         if child is not None:
@@ -286,26 +296,37 @@ class NativeTransport:
             headers = dict(self.headers)
 
             def work(cancel: list[Closer], target: str = target, headers: Headers = headers) -> Any:
-                return read_page(address, target, headers, connect, read, limit, cancel)
+                bound = Progress(deadline=deadline)
+                return read_page(address, target, headers, connect, read, limit, cancel, bound)
 
             begun.start(target, work)
         self._early = begun
         return True
 
     async def fetch(
-        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
+        self,
+        path: str,
+        query: Mapping[str, Any],
+        connect: float,
+        read: float,
+        limit: int,
+        progress: Progress | None = None,
     ) -> Fetched:
         """A whole list page read in a thread of its own, or taken from what begin() started
-        (kube/pages.py). Raises OSError, TimeoutError or http.client.HTTPException; a body over
-        `limit` comes back as None."""
+        (kube/pages.py). Raises what read_page raises (kube/http_get.py); a body over `limit`
+        comes back as None."""
         target = self._target(path, query)
-        early = self._early.take(target)
+        early = self._early.take(target, progress)  # tells progress how far the read got
         got = await early if early is not None else None
         if got is None:  # not begun early, or the child could not read it
+            if progress is not None:
+                progress.got = 0
             await self._fresh_credential()
             headers, address = dict(self.headers), self.address
             got = await in_daemon_thread(
-                lambda cancel: read_page(address, target, headers, connect, read, limit, cancel)
+                lambda cancel: read_page(
+                    address, target, headers, connect, read, limit, cancel, progress
+                )
             )
         self._answered(got.status)
         return got
@@ -323,7 +344,13 @@ class ClientTransport:
         self.api = api
 
     async def fetch(
-        self, path: str, query: Mapping[str, Any], connect: float, read: float, limit: int
+        self,
+        path: str,
+        query: Mapping[str, Any],
+        connect: float,
+        read: float,
+        limit: int,
+        progress: Progress | None = None,
     ) -> Fetched | None:
         return None  # the ApiClient carries the credentials: pages are read with get
 

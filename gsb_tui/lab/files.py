@@ -106,7 +106,7 @@ def read_file(path: Path, name: str | None = None, max_bytes: int = MAX_BYTES) -
         return _fail(name, path, "denied", t("file.denied", file=name))
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return _fail(name, path, "loop", t("file.loop", file=name))
+            return _loop(name, path)
         return _fail(name, path, "error", t("file.error", file=name, error=exc.strerror or exc))
     except ValueError:  # an embedded NUL in the path
         return _fail(name, path, "error", t("file.error", file=name, error="invalid path"))
@@ -126,13 +126,27 @@ def read_file(path: Path, name: str | None = None, max_bytes: int = MAX_BYTES) -
         return _fail(name, path, "missing", t("file.missing", file=name, path=str(path)))
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return _fail(name, path, "loop", t("file.loop", file=name))
+            return _loop(name, path)
         return _fail(name, path, "error", t("file.error", file=name, error=exc.strerror or exc))
     if len(data) > max_bytes:  # it grew after the stat
         return _too_large(name, path, len(data), max_bytes)
     if not data.strip():
         return _fail(name, path, "empty", t("file.empty", file=name))
     return decode(name, path, data)
+
+
+def _loop(name: str, path: Path) -> FileRead:
+    """ELOOP: the file is a symlink loop, or a directory on its way is (the lab dir itself)."""
+    for parent in reversed(path.parents):  # from the top: the first one that loops is named
+        try:
+            os.stat(parent)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return _fail(name, path, "loop", t("file.dir-loop", file=name, dir=str(parent)))
+            break
+        except ValueError:
+            break
+    return _fail(name, path, "loop", t("file.loop", file=name))
 
 
 def _too_large(name: str, path: Path, size: int, max_bytes: int) -> FileRead:

@@ -26,6 +26,7 @@ from gsb_tui.snapshot import REQUIRED_KINDS
 from gsb_tui.ui import keys, stylesheet_path
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.explain import cel_ready, warm_up
+from gsb_tui.ui.lab_watch import watch_lab_dir
 from gsb_tui.ui.messages import (
     CelReady,
     CelWanted,
@@ -81,7 +82,9 @@ class GsbApp(App[int]):
         # The user's keymap (config_file None: no user config, the default keys). Bad entries
         # are reported once the app runs and keep their defaults; the valid ones apply.
         self.config = (
-            load_config(config_file, self.binding_ids())
+            load_config(
+                config_file, holders=keys.key_holders(type(self)), normalize=keys.normalize_key
+            )
             if config_file is not None
             else UserConfig()
         )
@@ -182,18 +185,8 @@ class GsbApp(App[int]):
             return
 
     async def _watch_lab(self) -> None:
-        """Re-check the lab when its files change (inotify through watchfiles)."""
-        from watchfiles import awatch
-
-        while True:
-            if not self.lab_dir.is_dir():
-                await asyncio.sleep(5.0)  # the learner has not made it yet
-                continue
-            try:
-                async for _changes in awatch(self.lab_dir, debounce=200, recursive=False):
-                    self.post_message(LabFilesChanged())
-            except (OSError, RuntimeError):
-                await asyncio.sleep(5.0)
+        """Re-check the lab when its files change, also once it is removed and made anew."""
+        await watch_lab_dir(self.lab_dir, lambda: self.post_message(LabFilesChanged()))
 
     # --- handlers on the UI side ------------------------------------------------------------
 

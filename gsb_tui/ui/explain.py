@@ -377,13 +377,7 @@ def why_pending(
     if not pending and not claim.allocated and not claim.deleting:
         judged = [("", verdicts.claim_alone(claim))]
     binding = binding_lines(view, claim, lang, now)
-    gates = {
-        p.name: [
-            str((g or {}).get("name") or "")
-            for g in p.raw.get("spec", {}).get("schedulingGates") or []
-        ]
-        for p in pending
-    }
+    gates = {p.name: list(p.scheduling_gates) for p in pending}  # typed (dra/model/pods.py)
     for pod_name, verdict in judged:
         if gates.get(pod_name):  # the scheduler will not try it before its gates are gone
             gated = text(lang, "why.gated", gates=", ".join(gates[pod_name]))

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding, BindingsMap
+from textual.keys import _character_to_key
 
+from gsb_tui.config import KeyHolder
 from gsb_tui.ui.panes.checklist import ChecklistPane
 from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.panes.claims import ClaimFilter
@@ -37,6 +39,42 @@ def binding_classes(app_class: type[Any]) -> tuple[type[Any], ...]:
     )
 
 
+# Where each class's bindings work, as the keymap's clash check sees it: the App's everywhere,
+# the dashboard's in each of its panes, a pane's only when it has focus, a modal's on it alone.
+_PANES = ("grid", "claims", "checklist", "filter", "other")
+_CONTEXTS: dict[type[Any], frozenset[str]] = {
+    DashboardScreen: frozenset(f"dashboard:{pane}" for pane in _PANES),
+    DeviceGrid: frozenset({"dashboard:grid"}),
+    ClaimTable: frozenset({"dashboard:claims"}),
+    ChecklistPane: frozenset({"dashboard:checklist"}),
+    ClaimFilter: frozenset({"dashboard:filter"}),
+    TextViewScreen: frozenset({"view"}),
+    SelectorScreen: frozenset({"selector"}),
+    HelpScreen: frozenset({"help"}),
+}
+_EVERYWHERE = frozenset().union(*_CONTEXTS.values())
+
+
+def normalize_key(key: str) -> str:
+    """A key as Textual names it in bindings and keymaps ("?" -> "question_mark")."""
+    key = key.strip()
+    return _character_to_key(key) if len(key) == 1 else key
+
+
+def key_holders(app_class: type[Any]) -> dict[str, KeyHolder]:
+    """Every gsb binding's default keys and where it works: what config.py needs to refuse a
+    keymap entry that would take another binding's key."""
+    holders: dict[str, KeyHolder] = {}
+    for cls in binding_classes(app_class):
+        contexts = _CONTEXTS.get(cls, _EVERYWHERE)
+        for binding in Binding.make_bindings(cls.BINDINGS):
+            if binding.id and binding.id.startswith("gsb."):
+                old = holders.get(binding.id, KeyHolder((), contexts))
+                keys = (*old.keys, normalize_key(binding.key))
+                holders[binding.id] = KeyHolder(keys, old.contexts | contexts)
+    return holders
+
+
 def binding_ids(app_class: type[Any]) -> frozenset[str]:
     """The id of every gsb binding: the ids a user's keymap may name."""
     return frozenset(
@@ -51,8 +89,8 @@ def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
     """Every gsb binding with where it works: App and dashboard first, then each pane.
 
     With the keys in effect: the user's keymap applied the way Textual applies it to the
-    bindings of the focused chain (a remapped binding loses its default keys, and a key
-    given to another binding is taken from the one that had it).
+    bindings of the focused chain (a remapped binding loses its default keys; an entry that
+    would take another binding's key was refused by config.refuse_clashes, see key_holders).
     """
     lang = app.lang
     nodes: list[tuple[Any, str]] = [
@@ -78,7 +116,8 @@ def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
             bindings.apply_keymap(keymap)
         in_effect = list(bindings)
         kept = {binding.id for _key, binding in in_effect}
-        # A binding whose only key the keymap gave to another one: listed, with no key.
+        # A binding whose only key went to another one (a keymap not checked for clashes,
+        # as config.load_config without holders reads it): listed, with no key.
         in_effect += [("", b.with_key("", "(no key)")) for b in defaults if b.id not in kept]
         order = {binding.id: index for index, binding in enumerate(defaults)}
         in_effect.sort(key=lambda kb: order.get(kb[1].id, len(order)))

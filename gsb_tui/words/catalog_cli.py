@@ -49,7 +49,33 @@ CLI: dict[str, tuple[str, str]] = {
         "{value} 는 속도가 아닙니다: 0(즉시)부터 {max} 사이의 수를 주세요",
     ),
     "cli.not-a-directory": ("{path} is not a directory", "{path} 는 디렉터리가 아닙니다"),
+    # lab/files.py: an answer file that cannot be reached because --lab-dir itself loops.
+    "file.dir-loop": (
+        "{file} cannot be read: the lab directory {dir} is a symlink loop "
+        "(it points back at itself)",
+        "{file} 을(를) 읽을 수 없습니다: 실습 디렉터리 {dir} 가 자기 자신을 가리키는 "
+        "심볼릭 링크 고리입니다",
+    ),
     "cli.empty-name": ("must not be empty", "비어 있으면 안 됩니다"),
+    "cli.bad-namespace": (
+        "{value} is not a namespace name: lowercase letters, digits and '-', at most 63, "
+        "starting and ending with a letter or digit (e.g. dra-lab)",
+        "{value} 는 네임스페이스 이름이 아닙니다: 영문 소문자, 숫자, '-' 로 63자까지, "
+        "처음과 끝은 영문자나 숫자여야 합니다 (예: dra-lab)",
+    ),
+    "cli.no-terminal.stdin": (
+        "the dashboard needs a terminal, and standard input is not one; run it in a terminal "
+        "(check, why, devices, match and record work without one)",
+        "대시보드는 터미널이 있어야 하는데 표준 입력이 터미널이 아닙니다. 터미널에서 실행하세요 "
+        "(check, why, devices, match, record 는 터미널 없이도 됩니다)",
+    ),
+    "cli.no-terminal.stderr": (
+        "the dashboard needs a terminal, and standard error (where it draws) is not one; "
+        "run it without redirecting 2> (check, why, devices, match and record work without one)",
+        "대시보드는 터미널이 있어야 하는데 화면을 그리는 표준 오류가 터미널이 아닙니다. "
+        "2> 로 리디렉션하지 말고 실행하세요 "
+        "(check, why, devices, match, record 는 터미널 없이도 됩니다)",
+    ),
     "cli.stdout-failed": (
         "cannot write to standard output: {error}",
         "표준 출력에 쓸 수 없습니다: {error}",
@@ -64,8 +90,10 @@ CLI: dict[str, tuple[str, str]] = {
         "  2    the cluster cannot be used: no kubeconfig or a broken one, unreachable,\n"
         "       credentials refused, not a Kubernetes API server, `record` never synced\n"
         "  64   usage error: an unknown or invalid argument; `record` would overwrite FILE\n"
-        "       without --force\n"
-        "  130  interrupted (Ctrl-C)",
+        "       without --force; the dashboard started without a terminal\n"
+        "  129  the dashboard was stopped by SIGHUP (its terminal closed); the terminal restored\n"
+        "  130  interrupted (Ctrl-C, SIGINT)\n"
+        "  143  the dashboard was stopped by SIGTERM (kill); the terminal restored",
         "종료 코드:\n"
         "  0    완료: 모든 단계 통과(check), 선택식 평가 끝(match), 녹화 저장(record)\n"
         "  1    아직 아님 또는 맞는 것 없음: 통과하지 못한 단계가 있음, 선택식이 컴파일되지\n"
@@ -73,8 +101,10 @@ CLI: dict[str, tuple[str, str]] = {
         "  2    클러스터를 쓸 수 없음: kubeconfig 가 없거나 잘못됨, 연결 안 됨, 자격 증명\n"
         "       거부, Kubernetes API 서버가 아님, `record` 가 한 번도 동기화하지 못함\n"
         "  64   사용법 오류: 모르는 인자나 잘못된 값, --force 없이 `record` 가 FILE 을\n"
-        "       덮어쓰려 함\n"
-        "  130  중단됨 (Ctrl-C)",
+        "       덮어쓰려 함, 터미널 없이 대시보드를 시작함\n"
+        "  129  SIGHUP 으로 대시보드가 멈춤 (터미널이 닫힘). 터미널은 원래대로 되돌림\n"
+        "  130  중단됨 (Ctrl-C, SIGINT)\n"
+        "  143  SIGTERM 으로 대시보드가 멈춤 (kill). 터미널은 원래대로 되돌림",
     ),
     # ---------------------------------------------------------------- gsb-tui record
     "record.exists": (
@@ -409,6 +439,13 @@ CLI: dict[str, tuple[str, str]] = {
         "{path}: [keymap] {id}: {problem}. 이 항목은 기본 키를 씁니다",
     ),
     "config.keys.empty": ("is empty", "값이 비어 있습니다"),
+    "config.key-taken": (
+        "{path}: [keymap] {id} asks for {key}, which {other} already uses where both work; "
+        "ignored, both keep their keys (to move {key}, give {other} another key too)",
+        "{path}: [keymap] {id} 가 {key} 를 달라고 하지만 둘 다 쓰이는 곳에서 그 키는 이미 "
+        "{other} 가 씁니다. 무시하고 둘 다 원래 키를 그대로 둡니다 "
+        "({key} 를 옮기려면 {other} 에도 다른 키를 주세요)",
+    ),
     "config.keys.empty-key": (
         "has an empty key in {keys} (keys are separated by commas)",
         "{keys} 에 빈 키가 있습니다 (키는 쉼표로 나눕니다)",
@@ -479,6 +516,23 @@ CLI: dict[str, tuple[str, str]] = {
         "네임스페이스 {namespace}",
     ),
     "cluster.ready": ("ready in {seconds} s: {server}", "{seconds} 초 만에 준비됐습니다: {server}"),
+    "cluster.lock.holder": ("pid {pid} ({command})", "프로세스 {pid} ({command})"),
+    "cluster.lock.unknown-holder": (
+        "a process that did not say who it is",
+        "누군지 밝히지 않은 프로세스",
+    ),
+    "cluster.lock.waiting": (
+        "{dir} is in use by {holder}; waiting up to {seconds} s for it to finish",
+        "{dir} 를 {holder} 가 쓰고 있습니다. 끝날 때까지 최대 {seconds}초 기다립니다",
+    ),
+    "cluster.lock.busy": (
+        "{dir} is still in use by {holder}; try again when it has finished",
+        "{dir} 를 아직 {holder} 가 쓰고 있습니다. 그것이 끝난 뒤 다시 해 보세요",
+    ),
+    "cluster.lock.cannot": (
+        "cannot lock the state directory with {path}: {error}",
+        "{path} 로 상태 디렉터리를 잠글 수 없습니다: {error}",
+    ),
     "cluster.stale-pid": (
         "removed a stale pid file for {name} (its process is gone)",
         "{name} 의 낡은 pid 파일을 지웠습니다 (그 프로세스는 이미 없습니다)",

@@ -73,6 +73,59 @@ DRA: dict[str, tuple[str, str]] = {
     "warning.short.claim-not-in-container": ("not in container", "컨테이너에 없음"),
     "warning.short.orphan-result": ("unpublished device", "게시 안 된 장치"),
     "warning.short.stale-slice": ("stale slice", "지난 세대 슬라이스"),
+    # ---------------------------------------------------------------- malformed objects
+    # (dra/model/fields.py: a field of the wrong type, read as absent; the object is kept)
+    "malformed.object": (
+        "{kind} {name} is malformed: {fields}",
+        "{kind} {name} 의 형식이 잘못되었습니다: {fields}",
+    ),
+    "malformed.device": ("malformed: {fields}", "형식 오류: {fields}"),
+    "malformed.field": (
+        "{path}: expected {expected}, found {found}",
+        "{path}: {expected} 자리에 {found} 이(가) 있습니다",
+    ),
+    "malformed.more": ("and {n} more", "그 밖에 {n}개"),
+    "malformed.count": ("{n} malformed object(s)", "형식이 잘못된 객체 {n}개"),
+    "malformed.read-as": (
+        "each such field is read as absent; the rest of the object is shown and counted",
+        "그런 필드는 없는 것으로 읽고, 객체의 나머지는 그대로 보여 주고 셉니다",
+    ),
+    "malformed.hint": (
+        "the API server does not accept such an object: it was edited by hand or recorded"
+        " wrong, or the server is not a Kubernetes API server. Fix the object (or record it"
+        " again).",
+        "API 서버는 이런 객체를 받아 주지 않습니다: 손으로 고쳤거나 잘못 녹화되었거나, 서버가"
+        " Kubernetes API 서버가 아닙니다. 객체를 고치세요 (또는 다시 녹화하세요).",
+    ),
+    "malformed.expected.integer": ("an integer", "정수"),
+    "malformed.expected.string": ("a string", "문자열"),
+    "malformed.expected.boolean": ("true or false", "참/거짓 값"),
+    "malformed.expected.list": ("a list", "목록"),
+    "malformed.expected.map": ("a map", "맵"),
+    "malformed.expected.quantity": ("a quantity (such as 80Gi)", "수량 (80Gi 같은)"),
+    "malformed.expected.attribute": (
+        "one of int, bool, string or version",
+        "int, bool, string, version 중 하나",
+    ),
+    "malformed.found.string": ("the string {sample}", "문자열 {sample}"),
+    "malformed.found.integer": ("the integer {sample}", "정수 {sample}"),
+    "malformed.found.out-of-range": ("{sample}, past int64", "int64 범위를 넘는 {sample}"),
+    "malformed.found.huge": (
+        "an integer of {sample} digits, past int64",
+        "int64 범위를 넘는 {sample}자리 정수",
+    ),
+    "malformed.found.number": ("the number {sample}", "숫자 {sample}"),
+    "malformed.found.nan": ("NaN", "NaN (숫자 아님)"),
+    "malformed.found.infinity": ("infinity", "무한대"),
+    "malformed.found.-infinity": ("minus infinity", "음의 무한대"),
+    "malformed.found.boolean": ("the boolean {sample}", "참/거짓 값 {sample}"),
+    "malformed.found.surrogate": (
+        "a lone surrogate in {sample}",
+        "짝 없는 서로게이트 문자가 든 {sample}",
+    ),
+    "malformed.found.list": ("a list", "목록"),
+    "malformed.found.map": ("a map", "맵"),
+    "malformed.found.other": ("a {sample}", "{sample} 값"),
     # ---------------------------------------------------------------- the device grid
     "cell.free": ("free", "빈 장치"),
     "cell.admin": ("admin: {claim}", "관리: {claim}"),

@@ -181,6 +181,78 @@ UI: dict[str, tuple[str, str]] = {
     "header.no-events": ("no events yet", "아직 이벤트 없음"),
     "header.stopped": ("source stopped", "감시가 멈춤"),
     "header.judged-as": ("(judged as {release})", "({release} 기준으로 판단)"),
+    # how a kind's watch stands, when it is not simply synced (ui/panes/header.py)
+    "header.stale": ("stale {n} s", "{n}초째 소식 없음"),
+    "header.not-answering": (
+        "not answering (last heard {clock})",
+        "응답 없음 (마지막 응답 {clock})",
+    ),
+    "header.connecting-why": ("connecting: {reason}", "연결 중: {reason}"),
+    # the wire: what the API server's answers did wrong (kube/wire_words.py, kube/reflector.py)
+    "wire.slow": (
+        "slow response ({got} bytes in {seconds} s)",
+        "응답이 느립니다 ({seconds}초 동안 {got}바이트)",
+    ),
+    "wire.waiting": (
+        "no whole answer within {seconds} s",
+        "{seconds}초 안에 응답을 다 받지 못했습니다",
+    ),
+    "wire.gzip": (
+        "the API server said its answer was gzip-compressed, but it is not ({detail})",
+        "API 서버가 응답을 gzip 으로 압축했다고 했지만 압축되어 있지 않습니다 ({detail})",
+    ),
+    "wire.chunk": (
+        "the API server's answer is broken: a chunk size that is not a number"
+        " (chunked transfer encoding)",
+        "API 서버의 응답이 깨졌습니다: 청크 크기가 숫자가 아닙니다 (chunked 전송 인코딩)",
+    ),
+    "wire.short": (
+        "the API server's answer ended early ({got} bytes, {missing} fewer than announced)",
+        "API 서버의 응답이 일찍 끊겼습니다 ({got}바이트, 알린 것보다 {missing}바이트 모자람)",
+    ),
+    "wire.closed-unanswered": (
+        "the API server closed the connection without answering",
+        "API 서버가 답하지 않고 연결을 끊었습니다",
+    ),
+    "wire.not-http": (
+        "the answer is not HTTP as an API server speaks it ({detail})",
+        "응답이 API 서버가 쓰는 HTTP 형식이 아닙니다 ({detail})",
+    ),
+    "wire.wrong-shape": (
+        "the API server sent {where} as {got}, not as {want}",
+        "API 서버가 {where} 를 {want} 이(가) 아니라 {got} (으)로 보냈습니다",
+    ),
+    "wire.endless-list": (
+        "the list of {kind} does not end: {pages} pages ({mib} MiB) and the server still names"
+        " a next one (metadata.continue)",
+        "{kind} 목록이 끝나지 않습니다: {pages}쪽 ({mib} MiB) 을 읽었는데 서버가 아직 다음 쪽을"
+        " 가리킵니다 (metadata.continue)",
+    ),
+    "wire.retry-after": (
+        "the API server asked to wait (HTTP {status}, Retry-After {asked} s): asking again in"
+        " {wait} s",
+        "API 서버가 기다려 달라고 했습니다 (HTTP {status}, Retry-After {asked}초): {wait}초 뒤에"
+        " 다시 묻습니다",
+    ),
+    "wire.watch-ended": (
+        "the API server ends the watch as soon as it opens ({n} in a row)",
+        "API 서버가 watch 를 열자마자 끝냅니다 (연달아 {n}번)",
+    ),
+    "wire.gone": (
+        "the watch's resourceVersion is too old (410 Gone), {n} in a row: listing again",
+        "watch 의 resourceVersion 이 너무 오래됐습니다 (410 Gone, 연달아 {n}번): 목록을 다시"
+        " 읽습니다",
+    ),
+    "wire.stalled": (
+        "the watch said nothing for {seconds} s (an API server sends a bookmark about every"
+        " minute): watching again",
+        "watch 가 {seconds}초 동안 아무 말이 없습니다 (API 서버는 약 1분마다 bookmark 를"
+        " 보냅니다): 다시 watch 합니다",
+    ),
+    "wire.forbidden": (
+        "forbidden (RBAC, HTTP 403): {message}",
+        "거부됨 (RBAC, HTTP 403): {message}",
+    ),
     "age.now": ("just now", "방금"),
     "age.s": ("{n}s ago", "{n}초 전"),
     "age.m": ("{n}m ago", "{n}분 전"),

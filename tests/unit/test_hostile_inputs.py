@@ -256,6 +256,7 @@ def patched(monkeypatch: pytest.MonkeyPatch, world: World) -> World:
         return await real_fetch(target, kinds, timeout=min(timeout, 3.0), source=source)
 
     import gsb_tui.check_cli
+    import gsb_tui.cli
     import gsb_tui.match_cli
     import gsb_tui.ui.run
 
@@ -274,6 +275,9 @@ def patched(monkeypatch: pytest.MonkeyPatch, world: World) -> World:
         return 0
 
     monkeypatch.setattr(gsb_tui.ui.run, "run_dashboard", dashboard)
+    # The dashboard's terminal check would stop every case here (pytest's stdin is no terminal);
+    # the no-terminal path has its own tests (test_edges_cli.py).
+    monkeypatch.setattr(gsb_tui.cli, "_no_terminal", lambda lang: "")
     return world
 
 

@@ -38,6 +38,7 @@ WHY_KEYS = {
     "kubelet",
     "health",
     "warnings",
+    "malformed",  # objects with a field of the wrong type (dra/model/malformed.py)
     "text",
 }
 

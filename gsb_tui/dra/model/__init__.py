@@ -2,11 +2,13 @@
 
 Every view keeps its raw dict (`raw`) so the YAML view can show the server's truth. Parsing is
 forgiving: a missing or odd field becomes an empty value, never an exception, because the
-dashboard must keep drawing whatever a half-written object looks like.
+dashboard must keep drawing whatever a half-written object looks like; a field of the wrong
+type is also said, in the view's `problems` (model/fields.py, model/malformed.py).
 
 A package because the views grow with DRA: base.py (DeviceId, meta, the dict readers),
 devices.py (slices, devices, classes), claims.py (claims, requests, results, templates),
-pods.py (pods, events) and kubelet.py (what a real node's kubelet writes into a pod's status).
+pods.py (pods, events) and kubelet.py (what a real node's kubelet writes into a pod's status);
+fields.py reads every field, typed, and malformed.py says which objects had one of the wrong type.
 Callers import from `gsb_tui.dra.model` only.
 """
 
@@ -33,7 +35,9 @@ from gsb_tui.dra.model.devices import (
     parse_class,
     parse_slice,
 )
+from gsb_tui.dra.model.fields import FieldProblem
 from gsb_tui.dra.model.kubelet import ContainerWaiting, ResourceHealth
+from gsb_tui.dra.model.malformed import Malformed
 from gsb_tui.dra.model.pods import Event, Pod, PodClaim, parse_event, parse_pod
 from gsb_tui.dra.model.rules import TaintRule, parse_taint_rule
 
@@ -48,6 +52,8 @@ __all__ = [
     "DeviceClass",
     "DeviceId",
     "Event",
+    "FieldProblem",
+    "Malformed",
     "Pod",
     "PodClaim",
     "Request",

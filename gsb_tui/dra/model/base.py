@@ -1,7 +1,8 @@
-"""What every view shares: a device's identity, `meta`, and the forgiving dict readers.
+"""What every view shares: a device's identity, `meta`, and the unchecked dict readers.
 
-`_d`, `_l` and `_selectors` are this package's own helpers (hence the underscore): the views'
-parse_* functions call them on every field, so they stay tiny module-level functions.
+The views read every field through model/fields.py (typed, each wrong field said); `_d` and
+`_l` are for code that reads raw objects already read into a view (the allocator), where a
+wrong field has been said once already and is only to be read past.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from gsb_tui.dra.model.fields import Bad, entries, mapping, string
 from gsb_tui.snapshot import Obj
 
 
@@ -38,23 +40,11 @@ def meta(obj: Obj) -> Mapping[str, Any]:
 
 
 # Here rather than in devices.py or claims.py: DeviceClass and Request both carry selectors.
-def _selectors(value: Any) -> tuple[str, ...]:
-    return tuple(
-        str(_d(_d(s).get("cel")).get("expression") or "")
-        for s in _l(value)
-        if _d(_d(s).get("cel")).get("expression") is not None
-    )
-
-
-def _int(value: Any, default: int = 0) -> int:
-    """An integer field as stored; `default` for one of another type (a string, a list, NaN,
-    a float that is not whole): a hostile or broken object is read, never raised on."""
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return default
+def _selectors(value: Any, path: str, bad: Bad) -> tuple[str, ...]:
+    """selectors[].cel.expression, as served; an entry without one is left out."""
+    out = []
+    for entry, mine in entries(value, path, bad):
+        expression = mapping(entry.get("cel"), "cel", mine).get("expression")
+        if expression is not None:
+            out.append(string(expression, "cel.expression", mine))
+    return tuple(out)

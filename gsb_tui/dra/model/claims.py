@@ -6,14 +6,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gsb_tui.dra.model.base import DeviceId, _d, _int, _l, _selectors, meta
+from gsb_tui.dra.model.base import DeviceId, _selectors
 from gsb_tui.dra.model.features import (
-    EMPTY_MAP,
     DeviceStatus,
     Toleration,
     _quantities,
     device_statuses,
     tolerations,
+)
+from gsb_tui.dra.model.fields import (
+    EMPTY_MAP,
+    Bad,
+    FieldProblem,
+    entries,
+    flag,
+    ident,
+    integer,
+    items,
+    mapping,
+    string,
+    strings,
 )
 from gsb_tui.snapshot import Obj
 
@@ -41,32 +53,37 @@ class Request:
         return "all" if self.allocation_mode == "All" else str(self.count)
 
 
-def _exact(name: str, spec: Mapping[str, Any]) -> Request:
-    mode = str(spec.get("allocationMode") or "ExactCount")
-    count = _int(spec.get("count"), 0) or (1 if mode == "ExactCount" else 0)
+def _exact(name: str, spec: Mapping[str, Any], bad: Bad) -> Request:
+    mode = string(spec.get("allocationMode"), "allocationMode", bad) or "ExactCount"
+    count = integer(spec.get("count"), "count", bad) or (1 if mode == "ExactCount" else 0)
+    capacity = mapping(spec.get("capacity"), "capacity", bad)
     return Request(
         name=name,
-        device_class=str(spec.get("deviceClassName") or ""),
-        selectors=_selectors(spec.get("selectors")),
+        device_class=string(spec.get("deviceClassName"), "deviceClassName", bad),
+        selectors=_selectors(spec.get("selectors"), "selectors", bad),
         allocation_mode=mode,
         count=count,
-        admin_access=bool(spec.get("adminAccess")),
-        tolerations=tolerations(spec.get("tolerations")),
-        capacity=_quantities(_d(spec.get("capacity")).get("requests")),
+        admin_access=flag(spec.get("adminAccess"), "adminAccess", bad),
+        tolerations=tolerations(spec.get("tolerations"), "tolerations", bad),
+        capacity=_quantities(capacity.get("requests"), "capacity.requests", bad),
     )
 
 
-def parse_requests(claim_spec: Any) -> tuple[Request, ...]:
+def parse_requests(
+    claim_spec: Any, path: str = "spec", bad: Bad | None = None
+) -> tuple[Request, ...]:
+    """spec.devices.requests[] of a claim's spec (a template's spec.spec)."""
+    bad = [] if bad is None else bad
+    devices = mapping(mapping(claim_spec, path, bad).get("devices"), f"{path}.devices", bad)
     out = []
-    for req in _l(_d(_d(claim_spec).get("devices")).get("requests")):
-        req = _d(req)
-        name = str(req.get("name") or "")
+    for req, mine in entries(devices.get("requests"), f"{path}.devices.requests", bad):
+        name = string(req.get("name"), "name", mine)
         if "firstAvailable" in req:
-            alts = tuple(
-                _exact(f"{name}/{_d(sub).get('name', '')}", _d(sub))
-                for sub in _l(req.get("firstAvailable"))
-            )
-            first = alts[0] if alts else _exact(name, {})
+            alts = []
+            for sub, theirs in entries(req.get("firstAvailable"), "firstAvailable", mine):
+                sub_name = string(sub.get("name"), "name", theirs)
+                alts.append(_exact(f"{name}/{sub_name}", sub, theirs))
+            first = alts[0] if alts else _exact(name, {}, mine)
             out.append(
                 Request(
                     name,
@@ -75,12 +92,15 @@ def parse_requests(claim_spec: Any) -> tuple[Request, ...]:
                     first.allocation_mode,
                     first.count,
                     False,
-                    alts,
+                    tuple(alts),
                 )
             )
-        else:
-            # v1 nests the request under `exactly`; tolerate the flat v1beta1 shape too.
-            out.append(_exact(name, _d(req.get("exactly")) or req))
+        elif "exactly" in req:
+            exactly: Bad = []
+            out.append(_exact(name, mapping(req.get("exactly"), "", exactly), exactly))
+            mine.extend(p.under("exactly") for p in exactly)
+        else:  # the flat v1beta1 shape
+            out.append(_exact(name, req, mine))
     return tuple(out)
 
 
@@ -154,6 +174,7 @@ class Claim:
     constraints: tuple[Constraint, ...] = ()  # spec.devices.constraints[]
     config_count: int = 0  # spec.devices.config[] entries (opaque driver configuration)
     extended: bool = False  # made by the scheduler for a pod's extended resource
+    problems: tuple[FieldProblem, ...] = ()  # fields of the wrong type (model/fields.py)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -179,83 +200,106 @@ class Claim:
         return tuple(r.id for r in self.results)
 
 
-def _allocated_node(allocation: Mapping[str, Any]) -> str:
-    for term in _l(_d(allocation.get("nodeSelector")).get("nodeSelectorTerms")):
-        for match in _l(_d(term).get("matchFields")):
-            match = _d(match)
-            values = _l(match.get("values"))
+def _allocated_node(allocation: Mapping[str, Any], bad: Bad) -> str:
+    at = "status.allocation.nodeSelector"
+    selector = mapping(allocation.get("nodeSelector"), at, bad)
+    for term, mine in entries(selector.get("nodeSelectorTerms"), f"{at}.nodeSelectorTerms", bad):
+        for match, theirs in entries(term.get("matchFields"), "matchFields", mine):
+            values = strings(match.get("values"), "values", theirs)
             if match.get("key") == "metadata.name" and match.get("operator") == "In" and values:
-                return str(values[0])
+                return values[0]
     return ""
 
 
-def parse_claim(obj: Obj) -> Claim:
-    m = meta(obj)
-    status = _d(obj.get("status"))
-    allocation = _d(status.get("allocation"))
-    results = tuple(_result(_d(r)) for r in _l(_d(allocation.get("devices")).get("results")))
-    devices_spec = _d(_d(obj.get("spec")).get("devices"))
-    annotations = _d(m.get("annotations"))
-    owner = ""
-    for ref in _l(m.get("ownerReferences")):
-        ref = _d(ref)
-        if ref.get("kind") == "Pod" and ref.get("controller"):
-            owner = str(ref.get("name") or "")
-    return Claim(
-        namespace=str(m.get("namespace") or ""),
-        name=str(m.get("name") or ""),
-        uid=str(m.get("uid") or ""),
-        requests=parse_requests(obj.get("spec")),
-        allocated="allocation" in status and status.get("allocation") is not None,
-        results=results,
-        allocated_node=_allocated_node(allocation),
-        reserved_for=tuple(
-            ConsumerRef(
-                str(_d(c).get("resource") or ""),
-                str(_d(c).get("name") or ""),
-                str(_d(c).get("uid") or ""),
-                str(_d(c).get("apiGroup") or ""),
-            )
-            for c in _l(status.get("reservedFor"))
-        ),
-        owner_pod=owner,
-        pod_claim_name=str(annotations.get("resource.kubernetes.io/pod-claim-name") or ""),
-        deleting=bool(m.get("deletionTimestamp")),
-        created=str(m.get("creationTimestamp") or ""),
-        raw=obj,
-        allocated_at=str(allocation.get("allocationTimestamp") or ""),
-        device_status=device_statuses(status.get("devices")),
-        constraints=tuple(_constraint(_d(c)) for c in _l(devices_spec.get("constraints"))),
-        config_count=len(_l(devices_spec.get("config"))),
-        extended=str(annotations.get(EXTENDED_RESOURCE_ANNOTATION) or "") == "true",
+def _consumer(c: Mapping[str, Any], bad: Bad) -> ConsumerRef:
+    return ConsumerRef(
+        string(c.get("resource"), "resource", bad),
+        ident(c.get("name"), "name", bad),
+        string(c.get("uid"), "uid", bad),
+        string(c.get("apiGroup"), "apiGroup", bad),
     )
 
 
-def _result(r: Mapping[str, Any]) -> AllocationResult:
-    result = AllocationResult(
-        request=str(r.get("request") or ""),
-        id=DeviceId(
-            str(r.get("driver") or ""), str(r.get("pool") or ""), str(r.get("device") or "")
+def parse_claim(obj: Obj) -> Claim:
+    bad: Bad = []
+    m = mapping(obj.get("metadata"), "metadata", bad)
+    status = mapping(obj.get("status"), "status", bad)
+    allocation = mapping(status.get("allocation"), "status.allocation", bad)
+    at = "status.allocation.devices"
+    results = mapping(allocation.get("devices"), at, bad).get("results")
+    spec = mapping(obj.get("spec"), "spec", bad)
+    devices_spec = mapping(spec.get("devices"), "spec.devices", [])  # said by parse_requests
+    annotations = mapping(m.get("annotations"), "metadata.annotations", bad)
+    owner = ""
+    for ref, mine in entries(m.get("ownerReferences"), "metadata.ownerReferences", bad):
+        if ref.get("kind") == "Pod" and flag(ref.get("controller"), "controller", mine):
+            owner = ident(ref.get("name"), "name", mine)
+    requests = parse_requests(spec, "spec", bad) if spec else ()
+    return Claim(
+        namespace=ident(m.get("namespace"), "metadata.namespace", bad),
+        name=ident(m.get("name"), "metadata.name", bad),
+        uid=string(m.get("uid"), "metadata.uid", bad),
+        requests=requests,
+        allocated="allocation" in status and status.get("allocation") is not None,
+        results=tuple(_result(r, mine) for r, mine in entries(results, f"{at}.results", bad)),
+        allocated_node=_allocated_node(allocation, bad),
+        reserved_for=tuple(
+            _consumer(c, mine)
+            for c, mine in entries(status.get("reservedFor"), "status.reservedFor", bad)
         ),
-        admin_access=bool(r.get("adminAccess")),
+        owner_pod=owner,
+        pod_claim_name=string(
+            annotations.get("resource.kubernetes.io/pod-claim-name"),
+            "metadata.annotations.resource.kubernetes.io/pod-claim-name",
+            bad,
+        ),
+        deleting=bool(m.get("deletionTimestamp")),
+        created=string(m.get("creationTimestamp"), "metadata.creationTimestamp", bad),
+        raw=obj,
+        allocated_at=string(
+            allocation.get("allocationTimestamp"), "status.allocation.allocationTimestamp", bad
+        ),
+        device_status=device_statuses(status.get("devices"), "status.devices", bad),
+        constraints=tuple(
+            _constraint(c, mine)
+            for c, mine in entries(devices_spec.get("constraints"), "spec.devices.constraints", bad)
+        ),
+        config_count=len(items(devices_spec.get("config"), "spec.devices.config", bad)),
+        extended=annotations.get(EXTENDED_RESOURCE_ANNOTATION) == "true",
+        problems=tuple(bad),
+    )
+
+
+def _result(r: Mapping[str, Any], bad: Bad) -> AllocationResult:
+    result = AllocationResult(
+        request=string(r.get("request"), "request", bad),
+        id=DeviceId(
+            string(r.get("driver"), "driver", bad),
+            string(r.get("pool"), "pool", bad),
+            string(r.get("device"), "device", bad),
+        ),
+        admin_access=flag(r.get("adminAccess"), "adminAccess", bad),
     )
     if _PLAIN_RESULT.issuperset(r):  # the lab's shape: nothing more to read (the hot case)
         return result
     return replace(
         result,
-        share_id=str(r.get("shareID") or ""),
-        consumed=_quantities(r.get("consumedCapacity")),
-        binding_conditions=tuple(str(c) for c in _l(r.get("bindingConditions"))),
-        binding_failure_conditions=tuple(str(c) for c in _l(r.get("bindingFailureConditions"))),
-        tolerations=tolerations(r.get("tolerations")),
+        share_id=string(r.get("shareID"), "shareID", bad),
+        consumed=_quantities(r.get("consumedCapacity"), "consumedCapacity", bad),
+        binding_conditions=strings(r.get("bindingConditions"), "bindingConditions", bad),
+        binding_failure_conditions=strings(
+            r.get("bindingFailureConditions"), "bindingFailureConditions", bad
+        ),
+        tolerations=tolerations(r.get("tolerations"), "tolerations", bad),
     )
 
 
-def _constraint(c: Mapping[str, Any]) -> Constraint:
+def _constraint(c: Mapping[str, Any], bad: Bad) -> Constraint:
+    requests = strings(c.get("requests"), "requests", bad)
     for kind in ("matchAttribute", "distinctAttribute"):
         if c.get(kind):
-            return Constraint(kind, str(c.get(kind)), tuple(str(r) for r in _l(c.get("requests"))))
-    return Constraint("", "", tuple(str(r) for r in _l(c.get("requests"))))
+            return Constraint(kind, string(c.get(kind), kind, bad), requests)
+    return Constraint("", "", requests)
 
 
 @dataclass(frozen=True)
@@ -264,13 +308,18 @@ class Template:
     name: str
     requests: tuple[Request, ...]
     raw: Obj
+    problems: tuple[FieldProblem, ...] = ()  # fields of the wrong type (model/fields.py)
 
 
 def parse_template(obj: Obj) -> Template:
-    m = meta(obj)
+    bad: Bad = []
+    m = mapping(obj.get("metadata"), "metadata", bad)
+    spec = mapping(obj.get("spec"), "spec", bad)
+    inner = spec.get("spec")
     return Template(
-        namespace=str(m.get("namespace") or ""),
-        name=str(m.get("name") or ""),
-        requests=parse_requests(_d(obj.get("spec")).get("spec")),
+        namespace=ident(m.get("namespace"), "metadata.namespace", bad),
+        name=ident(m.get("name"), "metadata.name", bad),
+        requests=parse_requests(inner, "spec.spec", bad) if inner is not None else (),
         raw=obj,
+        problems=tuple(bad),
     )

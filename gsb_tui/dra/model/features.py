@@ -2,8 +2,10 @@
 (partitionable devices), consumable capacity policies, device taints and tolerations, binding
 conditions and the claim's device status.
 
-Each reader takes the raw sub-dict and never raises; an absent field is the empty value, so a
-server that does not serve a feature (an older version, a gate off) shows nothing, not an error.
+Each reader takes the raw sub-value, its path and the object's problems (model/fields.py) and
+never raises; an absent field is the empty value, so a server that does not serve a feature (an
+older version, a gate off) shows nothing, not an error. Callers outside the model may leave the
+path and problems out.
 """
 
 from __future__ import annotations
@@ -13,23 +15,34 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from gsb_tui.dra.model.base import DeviceId, _d, _l
+from gsb_tui.dra.model.base import DeviceId
+from gsb_tui.dra.model.fields import (
+    EMPTY_MAP,
+    Bad,
+    entries,
+    items,
+    mapping,
+    quantity,
+    string,
+    strings,
+)
 
-EMPTY_MAP: Mapping[str, Any] = MappingProxyType({})
+__all__ = ["EMPTY_MAP"]
 
 
-def _quantities(value: Any) -> Mapping[str, str]:
+def _quantities(value: Any, path: str = "", bad: Bad | None = None) -> Mapping[str, str]:
     """{name: {value: "80Gi"}} -> {name: "80Gi"} (counters and consumed capacity)."""
+    bad = [] if bad is None else bad
     out = {}
-    for name, raw in _d(value).items():
-        raw = _d(raw).get("value", raw)
-        if isinstance(raw, str | int | float):
-            out[str(name)] = str(raw)
+    for key, raw in mapping(value, path, bad).items():
+        name = key if type(key) is str and key.isascii() else string(str(key), path, bad)
+        if type(raw) is dict or isinstance(raw, Mapping):
+            found = quantity(raw.get("value"), f"{path}.{name}.value", bad)
+        else:  # consumedCapacity and capacity.requests hold the quantity itself
+            found = quantity(raw, f"{path}.{name}", bad)
+        if found is not None:
+            out[name] = found
     return MappingProxyType(out) if out else EMPTY_MAP
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    return tuple(str(v) for v in _l(value) if isinstance(v, str | int | float))
 
 
 @dataclass(frozen=True)
@@ -40,10 +53,13 @@ class CounterSet:
     counters: Mapping[str, str]  # counter -> quantity ("80Gi")
 
 
-def counter_sets(value: Any) -> tuple[CounterSet, ...]:
+def counter_sets(value: Any, path: str = "", bad: Bad | None = None) -> tuple[CounterSet, ...]:
+    bad = [] if bad is None else bad
     return tuple(
-        CounterSet(str(_d(s).get("name") or ""), _quantities(_d(s).get("counters")))
-        for s in _l(value)
+        CounterSet(
+            string(s.get("name"), "name", mine), _quantities(s.get("counters"), "counters", mine)
+        )
+        for s, mine in entries(value, path, bad)
     )
 
 
@@ -55,10 +71,14 @@ class CounterUse:
     counters: Mapping[str, str]
 
 
-def counter_uses(value: Any) -> tuple[CounterUse, ...]:
+def counter_uses(value: Any, path: str = "", bad: Bad | None = None) -> tuple[CounterUse, ...]:
+    bad = [] if bad is None else bad
     return tuple(
-        CounterUse(str(_d(u).get("counterSet") or ""), _quantities(_d(u).get("counters")))
-        for u in _l(value)
+        CounterUse(
+            string(u.get("counterSet"), "counterSet", mine),
+            _quantities(u.get("counters"), "counters", mine),
+        )
+        for u, mine in entries(value, path, bad)
     )
 
 
@@ -73,21 +93,34 @@ class RequestPolicy:
     valid_values: tuple[str, ...] = ()
 
 
-def request_policies(capacity: Any) -> Mapping[str, RequestPolicy]:
+def request_policies(
+    capacity: Any, path: str = "", bad: Bad | None = None
+) -> Mapping[str, RequestPolicy]:
+    bad = [] if bad is None else bad
     out = {}
-    for name, raw in _d(capacity).items():
-        policy = _d(_d(raw).get("requestPolicy"))
+    for name, raw in mapping(capacity, path, bad).items():
+        at = f"{path}.{name}.requestPolicy"
+        policy = mapping(mapping(raw, f"{path}.{name}", []).get("requestPolicy"), at, bad)
         if not policy:
             continue
-        valid = _d(policy.get("validRange"))
-        out[str(name)] = RequestPolicy(
-            default=str(policy.get("default") or ""),
-            valid_min=str(valid.get("min") or ""),
-            valid_max=str(valid.get("max") or ""),
-            valid_step=str(valid.get("step") or ""),
-            valid_values=_strings(policy.get("validValues")),
+        valid = mapping(policy.get("validRange"), f"{at}.validRange", bad)
+        out[string(str(name), path, [])] = RequestPolicy(
+            default=quantity(policy.get("default"), f"{at}.default", bad) or "",
+            valid_min=quantity(valid.get("min"), f"{at}.validRange.min", bad) or "",
+            valid_max=quantity(valid.get("max"), f"{at}.validRange.max", bad) or "",
+            valid_step=quantity(valid.get("step"), f"{at}.validRange.step", bad) or "",
+            valid_values=_quantity_list(policy.get("validValues"), f"{at}.validValues", bad),
         )
     return MappingProxyType(out)
+
+
+def _quantity_list(value: Any, path: str, bad: Bad) -> tuple[str, ...]:
+    out = []
+    for index, raw in enumerate(items(value, path, bad)):
+        found = quantity(raw, f"{path}[{index}]", bad)
+        if found is not None:
+            out.append(found)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -108,16 +141,18 @@ class DeviceTaint:
         return self.effect in ("NoSchedule", "NoExecute")
 
 
-def taints(value: Any) -> tuple[DeviceTaint, ...]:
-    return tuple(
-        DeviceTaint(
-            str(_d(t).get("key") or ""),
-            str(_d(t).get("value") or ""),
-            str(_d(t).get("effect") or ""),
-            str(_d(t).get("timeAdded") or ""),
-        )
-        for t in _l(value)
+def taint(t: Mapping[str, Any], bad: Bad) -> DeviceTaint:
+    return DeviceTaint(
+        string(t.get("key"), "key", bad),
+        string(t.get("value"), "value", bad),
+        string(t.get("effect"), "effect", bad),
+        string(t.get("timeAdded"), "timeAdded", bad),
     )
+
+
+def taints(value: Any, path: str = "", bad: Bad | None = None) -> tuple[DeviceTaint, ...]:
+    bad = [] if bad is None else bad
+    return tuple(taint(t, mine) for t, mine in entries(value, path, bad))
 
 
 @dataclass(frozen=True)
@@ -138,15 +173,16 @@ class Toleration:
         return self.operator == "Exists" or self.value == taint.value
 
 
-def tolerations(value: Any) -> tuple[Toleration, ...]:
+def tolerations(value: Any, path: str = "", bad: Bad | None = None) -> tuple[Toleration, ...]:
+    bad = [] if bad is None else bad
     return tuple(
         Toleration(
-            str(_d(t).get("key") or ""),
-            str(_d(t).get("operator") or "Equal"),
-            str(_d(t).get("value") or ""),
-            str(_d(t).get("effect") or ""),
+            string(t.get("key"), "key", mine),
+            string(t.get("operator"), "operator", mine) or "Equal",
+            string(t.get("value"), "value", mine),
+            string(t.get("effect"), "effect", mine),
         )
-        for t in _l(value)
+        for t, mine in entries(value, path, bad)
     )
 
 
@@ -165,15 +201,16 @@ class Condition:
     message: str = ""
 
 
-def conditions(value: Any) -> tuple[Condition, ...]:
+def conditions(value: Any, path: str = "", bad: Bad | None = None) -> tuple[Condition, ...]:
+    bad = [] if bad is None else bad
     return tuple(
         Condition(
-            str(_d(c).get("type") or ""),
-            str(_d(c).get("status") or ""),
-            str(_d(c).get("reason") or ""),
-            str(_d(c).get("message") or ""),
+            string(c.get("type"), "type", mine),
+            string(c.get("status"), "status", mine),
+            string(c.get("reason"), "reason", mine),
+            string(c.get("message"), "message", mine),
         )
-        for c in _l(value)
+        for c, mine in entries(value, path, bad)
     )
 
 
@@ -198,25 +235,25 @@ class DeviceStatus:
         return next((c for c in self.conditions if c.type == type_), None)
 
 
-def device_statuses(value: Any) -> tuple[DeviceStatus, ...]:
+def device_statuses(value: Any, path: str = "", bad: Bad | None = None) -> tuple[DeviceStatus, ...]:
+    bad = [] if bad is None else bad
     out = []
-    for raw in _l(value):
-        raw = _d(raw)
-        net = _d(raw.get("networkData"))
+    for raw, mine in entries(value, path, bad):
+        net = mapping(raw.get("networkData"), "networkData", mine)
         out.append(
             DeviceStatus(
                 id=DeviceId(
-                    str(raw.get("driver") or ""),
-                    str(raw.get("pool") or ""),
-                    str(raw.get("device") or ""),
+                    string(raw.get("driver"), "driver", mine),
+                    string(raw.get("pool"), "pool", mine),
+                    string(raw.get("device"), "device", mine),
                 ),
-                share_id=str(raw.get("shareID") or ""),
-                conditions=conditions(raw.get("conditions")),
-                data=_d(raw.get("data")),
+                share_id=string(raw.get("shareID"), "shareID", mine),
+                conditions=conditions(raw.get("conditions"), "conditions", mine),
+                data=mapping(raw.get("data"), "data", mine),
                 network=NetworkData(
-                    str(net.get("interfaceName") or ""),
-                    _strings(net.get("ips")),
-                    str(net.get("hardwareAddress") or ""),
+                    string(net.get("interfaceName"), "networkData.interfaceName", mine),
+                    strings(net.get("ips"), "networkData.ips", mine),
+                    string(net.get("hardwareAddress"), "networkData.hardwareAddress", mine),
                 )
                 if net
                 else None,

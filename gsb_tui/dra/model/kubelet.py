@@ -10,7 +10,8 @@ a container waits.
 The kubelet writes allocatedResourcesStatus only for containers that list the claim under
 resources.claims (pkg/kubelet/cm/dra/manager.go, UpdateAllocatedResourcesStatus); resourceID
 is the device's first CDI device ID when the driver gave one, else <driver>/<pool>/<device>
-(buildResourceHealth). Parsing is forgiving, as every view's: an odd entry is skipped.
+(buildResourceHealth). Parsing is forgiving, as every view's: an odd entry is skipped (and
+said, model/fields.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gsb_tui.dra.model.base import _d, _l
+from gsb_tui.dra.model.fields import Bad, entries, mapping, string
 
 # core/v1 ResourceHealthStatus; `health` is omitempty, and a value this release does not know
 # is read as Unknown (the kubelet's own word for "the status cannot be determined").
@@ -57,53 +58,52 @@ def _health(value: Any) -> str:
     return value if isinstance(value, str) and value in HEALTH_VALUES else "Unknown"
 
 
-def _resource_health(container: str, status: Mapping[str, Any]) -> list[ResourceHealth]:
-    name = status.get("name")
-    if not isinstance(name, str) or not name.startswith("claim:"):
+def _resource_health(container: str, status: Mapping[str, Any], bad: Bad) -> list[ResourceHealth]:
+    name = string(status.get("name"), "name", bad)
+    if not name.startswith("claim:"):
         return []  # a device plugin's resource, not a claim
     entry, _, request = name.removeprefix("claim:").partition("/")
     out = []
-    for resource in _l(status.get("resources")):
-        resource = _d(resource)
-        resource_id = resource.get("resourceID")
-        if not isinstance(resource_id, str) or not resource_id:
+    for resource, mine in entries(status.get("resources"), "resources", bad):
+        resource_id = string(resource.get("resourceID"), "resourceID", mine)
+        if not resource_id:
             continue
-        message = resource.get("message")
         out.append(
             ResourceHealth(
                 container=container,
                 entry=entry,
                 request=request,
                 resource_id=resource_id,
-                health=_health(resource.get("health")),
-                message=message if isinstance(message, str) else "",
+                health=_health(string(resource.get("health"), "health", mine)),
+                message=string(resource.get("message"), "message", mine),
             )
         )
     return out
 
 
 def parse_kubelet_status(
-    status: Mapping[str, Any],
+    status: Mapping[str, Any], bad: Bad | None = None
 ) -> tuple[tuple[ResourceHealth, ...], tuple[ContainerWaiting, ...]]:
     """(allocatedResourcesStatus entries, waiting containers) of a pod's status, containers
     in the order the kubelet listed them (init containers first)."""
+    bad = [] if bad is None else bad
     health: list[ResourceHealth] = []
     waiting: list[ContainerWaiting] = []
     for field, init in _STATUS_FIELDS:
-        for found in _l(status.get(field)):
-            found = _d(found)
-            container = str(found.get("name") or "")
-            for resource_status in _l(found.get("allocatedResourcesStatus")):
-                health.extend(_resource_health(container, _d(resource_status)))
-            state = _d(found.get("state"))
-            if isinstance(state.get("waiting"), Mapping):
-                waits = _d(state.get("waiting"))
-                reason, message = waits.get("reason"), waits.get("message")
+        for found, mine in entries(status.get(field), f"status.{field}", bad):
+            container = string(found.get("name"), "name", mine)
+            for resource_status, theirs in entries(
+                found.get("allocatedResourcesStatus"), "allocatedResourcesStatus", mine
+            ):
+                health.extend(_resource_health(container, resource_status, theirs))
+            state = mapping(found.get("state"), "state", mine)
+            if state.get("waiting") is not None:
+                waits = mapping(state.get("waiting"), "state.waiting", mine)
                 waiting.append(
                     ContainerWaiting(
                         container=container,
-                        reason=reason if isinstance(reason, str) else "",
-                        message=message if isinstance(message, str) else "",
+                        reason=string(waits.get("reason"), "state.waiting.reason", mine),
+                        message=string(waits.get("message"), "state.waiting.message", mine),
                         init=init,
                     )
                 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
-from gsb_tui.dra.model.base import _d, _l, meta
+from gsb_tui.dra.model.fields import Bad, FieldProblem, entries, ident, integer, mapping, string
 from gsb_tui.dra.model.kubelet import ContainerWaiting, ResourceHealth, parse_kubelet_status
 from gsb_tui.snapshot import Obj
 
@@ -51,6 +52,8 @@ class Pod:
     # container's allocatedResourcesStatus entries, and the containers that wait, with why.
     resource_health: tuple[ResourceHealth, ...] = ()
     waiting: tuple[ContainerWaiting, ...] = ()
+    scheduling_gates: tuple[str, ...] = ()  # spec.schedulingGates[].name
+    problems: tuple[FieldProblem, ...] = ()  # fields of the wrong type (model/fields.py)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -69,58 +72,85 @@ class Pod:
         return tuple(e for e in self.claims if e.name not in used)
 
 
+def _containers(spec: Mapping[str, Any], bad: Bad) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for field in ("initContainers", "containers"):
+        for c, mine in entries(spec.get(field), f"spec.{field}", bad):
+            resources = mapping(c.get("resources"), "resources", mine)
+            out[string(c.get("name"), "name", mine)] = tuple(
+                string(rc.get("name"), "name", theirs)
+                for rc, theirs in entries(resources.get("claims"), "resources.claims", mine)
+            )
+    return out
+
+
 def parse_pod(obj: Obj) -> Pod:
-    m = meta(obj)
-    spec = _d(obj.get("spec"))
-    status = _d(obj.get("status"))
+    bad: Bad = []
+    m = mapping(obj.get("metadata"), "metadata", bad)
+    spec = mapping(obj.get("spec"), "spec", bad)
+    status = mapping(obj.get("status"), "status", bad)
     generated = {
-        str(_d(s).get("name") or ""): str(_d(s).get("resourceClaimName") or "")
-        for s in _l(status.get("resourceClaimStatuses"))
-    }
-    claims = tuple(
-        PodClaim(
-            name=str(_d(c).get("name") or ""),
-            claim_name=str(_d(c).get("resourceClaimName") or ""),
-            template_name=str(_d(c).get("resourceClaimTemplateName") or ""),
-            generated_claim=generated.get(str(_d(c).get("name") or ""), ""),
+        ident(s.get("name"), "name", mine): ident(
+            s.get("resourceClaimName"), "resourceClaimName", mine
         )
-        for c in _l(spec.get("resourceClaims"))
-    )
-    containers = {
-        str(_d(c).get("name") or ""): tuple(
-            str(_d(rc).get("name") or "") for rc in _l(_d(_d(c).get("resources")).get("claims"))
+        for s, mine in entries(
+            status.get("resourceClaimStatuses"), "status.resourceClaimStatuses", bad
         )
-        for c in _l(spec.get("initContainers")) + _l(spec.get("containers"))
     }
+    claims = []
+    for c, mine in entries(spec.get("resourceClaims"), "spec.resourceClaims", bad):
+        entry = ident(c.get("name"), "name", mine)
+        claims.append(
+            PodClaim(
+                name=entry,
+                claim_name=ident(c.get("resourceClaimName"), "resourceClaimName", mine),
+                template_name=ident(
+                    c.get("resourceClaimTemplateName"), "resourceClaimTemplateName", mine
+                ),
+                generated_claim=generated.get(entry, ""),
+            )
+        )
     scheduled, message, disruption = "", "", ""
-    for cond in _l(status.get("conditions")):
-        cond = _d(cond)
-        if cond.get("type") == "PodScheduled":
-            scheduled = str(cond.get("status") or "")
+    for cond, mine in entries(status.get("conditions"), "status.conditions", bad):
+        kind = cond.get("type")
+        if kind == "PodScheduled":
+            scheduled = string(cond.get("status"), "status", mine)
             if scheduled == "False":
-                message = str(cond.get("message") or "")
-        elif cond.get("type") == "DisruptionTarget" and cond.get("status") == "True":
-            disruption = str(cond.get("reason") or "DisruptionTarget")
-    health, waiting = parse_kubelet_status(status)
+                message = string(cond.get("message"), "message", mine)
+        elif kind == "DisruptionTarget" and cond.get("status") == "True":
+            disruption = string(cond.get("reason"), "reason", mine) or "DisruptionTarget"
+    health, waiting = parse_kubelet_status(status, bad)
+    extended = mapping(
+        status.get("extendedResourceClaimStatus"), "status.extendedResourceClaimStatus", bad
+    )
+    group = mapping(spec.get("schedulingGroup"), "spec.schedulingGroup", bad)
+    gates = tuple(
+        string(g.get("name"), "name", mine)
+        for g, mine in entries(spec.get("schedulingGates"), "spec.schedulingGates", bad)
+    )
     return Pod(
-        namespace=str(m.get("namespace") or ""),
-        name=str(m.get("name") or ""),
-        uid=str(m.get("uid") or ""),
-        phase=str(status.get("phase") or ""),
-        node=str(spec.get("nodeName") or ""),
-        claims=claims,
-        container_claims=containers,
+        namespace=ident(m.get("namespace"), "metadata.namespace", bad),
+        name=ident(m.get("name"), "metadata.name", bad),
+        uid=string(m.get("uid"), "metadata.uid", bad),
+        phase=string(status.get("phase"), "status.phase", bad),
+        node=ident(spec.get("nodeName"), "spec.nodeName", bad),
+        claims=tuple(claims),
+        container_claims=_containers(spec, bad),
         scheduled=scheduled,
         unschedulable_message=message,
         deleting=bool(m.get("deletionTimestamp")),
         raw=obj,
         disruption=disruption,
-        extended_claim=str(
-            _d(status.get("extendedResourceClaimStatus")).get("resourceClaimName") or ""
+        extended_claim=ident(
+            extended.get("resourceClaimName"),
+            "status.extendedResourceClaimStatus.resourceClaimName",
+            bad,
         ),
-        pod_group=str(_d(spec.get("schedulingGroup")).get("podGroupName") or ""),
+        pod_group=ident(group.get("podGroupName"), "spec.schedulingGroup.podGroupName", bad),
         resource_health=health,
         waiting=waiting,
+        scheduling_gates=gates,
+        problems=tuple(bad),
     )
 
 
@@ -141,46 +171,51 @@ class Event:
     last_seen: str  # ISO timestamp of the latest occurrence ("" when the server gave none)
     source: str  # the component that reported it ("default-scheduler", "kubelet", ...)
     raw: Obj
+    problems: tuple[FieldProblem, ...] = ()  # fields of the wrong type (model/fields.py)
 
 
-def _last_seen(obj: Obj) -> str:
+def _last_seen(obj: Obj, m: Mapping[str, Any], series: Mapping[str, Any], bad: Bad) -> str:
     # Old-style events carry lastTimestamp; events written through events.k8s.io carry eventTime
     # and, once repeated, series.lastObservedTime, which is then newer than eventTime.
-    series = _d(obj.get("series"))
-    for value in (
-        obj.get("lastTimestamp"),
-        series.get("lastObservedTime"),
-        obj.get("eventTime"),
-        meta(obj).get("creationTimestamp"),
+    for value, path in (
+        (obj.get("lastTimestamp"), "lastTimestamp"),
+        (series.get("lastObservedTime"), "series.lastObservedTime"),
+        (obj.get("eventTime"), "eventTime"),
+        (m.get("creationTimestamp"), "metadata.creationTimestamp"),
     ):
         if value:
-            return str(value)
+            return string(value, path, bad)
     return ""
 
 
 def parse_event(obj: Obj) -> Event:
-    m = meta(obj)
-    involved = _d(obj.get("involvedObject"))
-    series = _d(obj.get("series"))
-    count = obj.get("count") or series.get("count") or 1
+    bad: Bad = []
+    m = mapping(obj.get("metadata"), "metadata", bad)
+    involved = mapping(obj.get("involvedObject"), "involvedObject", bad)
+    series = mapping(obj.get("series"), "series", bad)
+    count = integer(obj.get("count"), "count", bad) or integer(
+        series.get("count"), "series.count", bad
+    )
+    source = mapping(obj.get("source"), "source", bad)
+    # core/v1 names it reportingComponent; events.k8s.io/v1 calls it reportingController.
+    reporter = (
+        string(obj.get("reportingComponent"), "reportingComponent", bad)
+        or string(obj.get("reportingController"), "reportingController", bad)
+        or string(source.get("component"), "source.component", bad)
+    )
     return Event(
-        namespace=str(m.get("namespace") or ""),
-        name=str(m.get("name") or ""),
-        type=str(obj.get("type") or ""),
-        reason=str(obj.get("reason") or ""),
-        message=str(obj.get("message") or ""),
-        object_kind=str(involved.get("kind") or ""),
-        object_name=str(involved.get("name") or ""),
-        object_namespace=str(involved.get("namespace") or ""),
-        object_uid=str(involved.get("uid") or ""),
-        count=count if isinstance(count, int) else 1,
-        last_seen=_last_seen(obj),
-        # core/v1 names it reportingComponent; events.k8s.io/v1 calls it reportingController.
-        source=str(
-            obj.get("reportingComponent")
-            or obj.get("reportingController")
-            or _d(obj.get("source")).get("component")
-            or ""
-        ),
+        namespace=ident(m.get("namespace"), "metadata.namespace", bad),
+        name=ident(m.get("name"), "metadata.name", bad),
+        type=string(obj.get("type"), "type", bad),
+        reason=string(obj.get("reason"), "reason", bad),
+        message=string(obj.get("message"), "message", bad),
+        object_kind=string(involved.get("kind"), "involvedObject.kind", bad),
+        object_name=ident(involved.get("name"), "involvedObject.name", bad),
+        object_namespace=ident(involved.get("namespace"), "involvedObject.namespace", bad),
+        object_uid=string(involved.get("uid"), "involvedObject.uid", bad),
+        count=count if count > 0 else 1,
+        last_seen=_last_seen(obj, m, series, bad),
+        source=reporter,
         raw=obj,
+        problems=tuple(bad),
     )

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gsb_tui.dra.model.base import DeviceId, _d, meta
-from gsb_tui.dra.model.features import DeviceTaint, conditions
+from gsb_tui.dra.model.base import DeviceId
+from gsb_tui.dra.model.features import DeviceTaint, conditions, taint
+from gsb_tui.dra.model.fields import Bad, FieldProblem, ident, mapping, string
 from gsb_tui.snapshot import Obj
 
 
@@ -27,6 +28,7 @@ class TaintRule:
     eviction_in_progress: bool  # status condition EvictionInProgress is True
     raw: Obj
     selects_nothing: bool = False  # no deviceSelector, read at v1 (1.37.1 on): matches none
+    problems: tuple[FieldProblem, ...] = ()  # fields of the wrong type (model/fields.py)
 
     def selects(self, id: DeviceId) -> bool:
         if self.selects_nothing:
@@ -39,25 +41,27 @@ class TaintRule:
 
 
 def parse_taint_rule(obj: Obj) -> TaintRule:
-    spec = _d(obj.get("spec"))
-    selector = _d(spec.get("deviceSelector"))
-    taint = _d(spec.get("taint"))
-    found = conditions(_d(obj.get("status")).get("conditions"))
+    bad: Bad = []
+    m = mapping(obj.get("metadata"), "metadata", bad)
+    spec = mapping(obj.get("spec"), "spec", bad)
+    selector = mapping(spec.get("deviceSelector"), "spec.deviceSelector", bad)
+    taint_spec = mapping(spec.get("taint"), "spec.taint", [])
+    mine: Bad = []
+    found_taint = taint(taint_spec, mine)
+    bad.extend(p.under("spec.taint") for p in mine)
+    status = mapping(obj.get("status"), "status", bad)
+    found = conditions(status.get("conditions"), "status.conditions", bad)
     return TaintRule(
-        name=str(meta(obj).get("name") or ""),
-        driver=str(selector.get("driver") or ""),
-        pool=str(selector.get("pool") or ""),
-        device=str(selector.get("device") or ""),
-        taint=DeviceTaint(
-            str(taint.get("key") or ""),
-            str(taint.get("value") or ""),
-            str(taint.get("effect") or ""),
-            str(taint.get("timeAdded") or ""),
-        ),
+        name=ident(m.get("name"), "metadata.name", bad),
+        driver=string(selector.get("driver"), "spec.deviceSelector.driver", bad),
+        pool=string(selector.get("pool"), "spec.deviceSelector.pool", bad),
+        device=string(selector.get("device"), "spec.deviceSelector.device", bad),
+        taint=found_taint,
         eviction_in_progress=any(
             c.type == "EvictionInProgress" and c.status == "True" for c in found
         ),
         raw=obj,
         selects_nothing=spec.get("deviceSelector") is None
-        and str(obj.get("apiVersion") or "") == "resource.k8s.io/v1",
+        and obj.get("apiVersion") == "resource.k8s.io/v1",
+        problems=tuple(bad),
     )

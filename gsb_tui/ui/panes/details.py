@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from gsb_tui.dra.model import Claim
+from gsb_tui.dra.model import malformed as bad_fields
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
@@ -120,7 +121,7 @@ class DetailsPane(Pane):
             details = claim_details(
                 view, claim, self.warnings, preview=self.preview, width=self._width, lang=self.lang
             )
-            self._update_body(details)
+            self._update_body(with_malformed(view, claim, details, self.lang))
             self._count_down(_binding_waits(view, claim))
             return
         self._count_down(False)
@@ -175,6 +176,18 @@ def same_devices(old: DraView, new: DraView) -> bool:
         return False
     before = old.occupancy
     return all(before.get(d) is occ for d, occ in new.occupancy.items())
+
+
+def with_malformed(view: DraView, claim: Claim, details: Text, lang: str) -> Text:
+    """The details under a line for the claim and each of its pods that has a field of the
+    wrong type (dra/model/malformed.py): kept, read with the field absent, said first."""
+    said = bad_fields.said(claim, lang)
+    said += [line for pod in view.pods_of_claim(claim) for line in bad_fields.said(pod, lang)]
+    if not said:
+        return details
+    lines = [Text(line, style="bold red") for line in said]
+    lines.append(Text(text(lang, "malformed.read-as"), style="dim italic"))
+    return Text("\n").join([*lines, details])
 
 
 def _binding_waits(view: DraView, claim: Claim) -> bool:

@@ -11,7 +11,7 @@ from textual.widget import Widget
 from gsb_tui.dra.alloc.features import features_for, mirrored
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, REQUIRED_KINDS, Kind, KindState, Snapshot
-from gsb_tui.words import text
+from gsb_tui.words import localize, text
 
 # Short names so seven kinds fit a line; the order is the one a learner meets them in.
 SHORT = {
@@ -35,14 +35,37 @@ STYLE = {
 }
 
 
-def phase_text(state: KindState) -> str:
-    """synced / synced ↻30s (re-listed, not watched) / connecting / reconnecting n /
-    forbidden / not-served / error."""
+def phase_text(
+    state: KindState,
+    lang: str = "en",
+    now: float | None = None,
+    wall: Callable[[], float] = time.time,
+) -> str:
+    """synced / synced ↻30s (re-listed, not watched) / stale 25 s / not answering (last heard
+    12:03:04) / connecting / connecting: slow response (412 bytes in 60 s) / reconnecting n /
+    forbidden / not-served / error. `now` is the monotonic time the ages are counted to."""
     if state.phase == "reconnecting":
         return f"reconnecting {state.attempts}"
+    if state.phase == "synced" and state.quiet:  # synced data, but the watch is not heard
+        now = time.monotonic() if now is None else now
+        ago = max(0.0, now - state.heard)
+        if state.quiet == "not-answering":
+            clock = time.strftime("%H:%M:%S", time.localtime(wall() - ago))
+            return text(lang, "header.not-answering", clock=clock)
+        return text(lang, "header.stale", n=int(ago))
     if state.phase == "synced" and state.every:  # listed again and again, not watched
         return f"synced ↻{state.every:.0f}s"
+    if state.phase == "connecting" and state.message:  # why it is not listed yet
+        return text(lang, "header.connecting-why", reason=localize(state.message, lang))
     return state.phase
+
+
+def _style(state: KindState) -> str:
+    return "yellow" if state.quiet and state.phase == "synced" else STYLE.get(state.phase, "")
+
+
+def _alive(state: KindState) -> bool:
+    return state.phase == "synced" and not state.quiet
 
 
 def age_text(seconds: float, lang: str = "en") -> str:
@@ -69,11 +92,13 @@ class StatusHeader(Widget):
         *,
         lang: str = "en",
         id: str | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(id=id)
         self.info = info
         self.lang = lang
         self.clock = clock
+        self.wall = wall  # the time of day, for "last heard 12:03:04"
         self.snapshot: Snapshot | None = None
         self.finished = False  # a replay that has played everything
         self._shown: tuple[object, ...] = ()  # the text and styles on screen
@@ -136,10 +161,12 @@ class StatusHeader(Widget):
             state = snap.state(kind) if snap else KindState()
             if kind not in states and state.phase not in ("connecting", "not-served"):
                 states[kind] = state
+        now = self.clock()
+        words = {k: phase_text(s, self.lang, now, self.wall) for k, s in states.items()}
         full = Text(no_wrap=True)
         for kind, state in states.items():
             full.append(f"{SHORT[kind]} ", style="dim")
-            full.append(phase_text(state), style=STYLE.get(state.phase, ""))
+            full.append(words[kind], style=_style(state))
             full.append("  ")
         tail = Text(no_wrap=True)
         if snap is not None and snap.last_event_at is not None:
@@ -154,14 +181,14 @@ class StatusHeader(Widget):
             line.append_text(full)
         else:
             # Narrow: count the synced kinds; group the others by how they stand.
-            synced = sum(1 for s in states.values() if s.phase == "synced")
+            synced = sum(1 for s in states.values() if _alive(s))
             line.append(f"synced {synced}/{len(states)}  ", style="green" if synced else "")
             groups: dict[str, list[str]] = {}
             styles: dict[str, str] = {}
             for kind, state in states.items():
-                if state.phase != "synced":
-                    groups.setdefault(phase_text(state), []).append(SHORT[kind])
-                    styles[phase_text(state)] = STYLE.get(state.phase, "")
+                if not _alive(state):
+                    groups.setdefault(words[kind], []).append(SHORT[kind])
+                    styles[words[kind]] = _style(state)
             for phase, kinds in groups.items():
                 line.append(phase, style=styles[phase])
                 line.append(f": {','.join(kinds)}  ", style="dim")

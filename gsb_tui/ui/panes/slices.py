@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from gsb_tui.dra.model import Slice
+from gsb_tui.dra.model import malformed as bad_fields
 from gsb_tui.dra.pool_status import compare
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
@@ -101,6 +102,7 @@ def slice_line(view: DraView, s: Slice, lang: str = "en") -> Text:
     out.append(f"  {s.name}", style="dim")
     if s in view.stale_slices:
         out.append("  older generation: not counted", style="yellow")
+    out.append(bad_fields.short(s.problems, lang), style="bold red")  # "" when well-formed
     return out
 
 
@@ -262,6 +264,7 @@ def slice_parts(
     """What one slice shows: title, its pool's status as a ResourcePoolStatusRequest reported
     it (`status`), shared values, devices (beside the node's allocatable)."""
     parts: list[RenderableType] = [slice_title(s, lang)]
+    parts += [Text(x, style="bold red", overflow="fold") for x in bad_fields.said(s, lang)]
     if status is not None:
         parts.append(status)
     if s in view.stale_slices:
@@ -322,9 +325,8 @@ class SlicesPane(Pane):
         if notice is None and not view.slices:
             notice = text(self.lang, "no-slices")
         self.set_notice(notice)
-        self.set_subtitle(
-            stale_note(snap, Kind.SLICES, self.lang) or taint_rules_note(view, self.lang)
-        )
+        note = stale_note(snap, Kind.SLICES, self.lang) or taint_rules_note(view, self.lang)
+        self.set_subtitle(bad_fields.with_count(note, len(view.malformed()), self.lang))
         self.query_one(VanishedDrivers).show(view, self.lang)
         self._render_slices()
 

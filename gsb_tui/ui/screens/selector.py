@@ -198,7 +198,15 @@ class SelectorScreen(ModalScreen[None]):
                 yield Static("", id="selector-devices")
                 yield Static("", id="selector-vocabulary")
 
+    @property
+    def composed(self) -> bool:
+        """False for a screen pushed while the app quits (`q` and `s` in one burst of keys):
+        it is mounted but never composed, so there is nothing to focus, fill or evaluate."""
+        return bool(self.query("#selector-input"))
+
     def on_mount(self) -> None:
+        if not self.composed:
+            return
         self.query_one("#selector-input", Input).focus()
         if not cel_ready():
             self.app.post_message(CelWanted())
@@ -231,7 +239,7 @@ class SelectorScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_apply_fix(self) -> None:
-        if self.trial is not None and self.trial.fix:
+        if self.trial is not None and self.trial.fix and self.composed:
             box = self.query_one("#selector-input", Input)
             box.value = self.trial.fix
             box.cursor_position = len(box.value)
@@ -243,6 +251,8 @@ class SelectorScreen(ModalScreen[None]):
     def show_view(self, view: DraView) -> None:
         """A new cluster view while the screen is open: new classes, devices, occupancy."""
         self.view = view
+        if not self.composed:
+            return
         select: Select[Any] = self.query_one("#selector-class", Select)
         options = self._class_options()
         if [name for name, _ in options] != self._class_names:
@@ -262,6 +272,8 @@ class SelectorScreen(ModalScreen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if not self.composed:
+            return
         summary = self.query_one("#selector-summary", Static)
         if self.view is None:
             summary.update(Text(text(self.lang, "sel.no-view"), style="italic"))
@@ -281,12 +293,16 @@ class SelectorScreen(ModalScreen[None]):
 
     def _try(self, view: DraView, expression: str, device_class: str, asked: int) -> None:
         """In a worker thread: evaluate, then hand the trial to the UI thread."""
-        trial = try_selector(view, expression, device_class, budget=TRIAL_BUDGET)
+        try:
+            trial = try_selector(view, expression, device_class, budget=TRIAL_BUDGET)
+        except Exception as exc:  # said on screen: a worker that dies silently answers nothing
+            said = text(self.lang, "cel.cannot-evaluate", detail=f"{type(exc).__name__}: {exc}")
+            trial = Trial(expression, device_class, (), error=said)
         with contextlib.suppress(RuntimeError):  # the app closed while evaluating
             self.app.call_from_thread(self._show, trial, view, asked)
 
     def _show(self, trial: Trial, view: DraView, asked: int) -> None:
-        if asked != self._asked or not self.is_mounted:
+        if asked != self._asked or not self.is_mounted or not self.composed:
             return  # a newer expression was typed meanwhile, or the screen closed
         summary = self.query_one("#selector-summary", Static)
         error = self.query_one("#selector-error", Static)

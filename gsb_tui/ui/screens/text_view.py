@@ -72,7 +72,8 @@ class TextViewScreen(ModalScreen[None]):
                 yield Static(body, id="text-view-body")
 
     def on_mount(self) -> None:
-        self.query_one(TextBody).focus()
+        for body in self.query(TextBody):  # none when pushed as the app quits (`q` `y` in a burst)
+            body.focus()
 
     def action_dismiss_view(self) -> None:
         self.dismiss(None)
