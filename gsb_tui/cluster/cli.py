@@ -73,7 +73,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "record-profile",
         help="start a temporary cluster with a profile, show its feature with kubectl, record it",
     )
-    prof.add_argument("name", choices=list(profiles.PROFILES), help="the profile to show")
+    prof.add_argument(
+        "name",
+        choices=[*profiles.PROFILES, "operator"],
+        help="the profile to show (operator: a 40-node, 960-device cluster, filled)",
+    )
     prof.add_argument("out", type=Path, help="recording to write (JSON lines)")
     prof.add_argument(
         "--binding-fail",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from gsb_tui.cluster import lab_run
+from gsb_tui.cluster import lab_run, operator_scenario
 from gsb_tui.cluster.lab_run import NS, LabRunError, LabRunner, Log, Mark
 from gsb_tui.cluster.profile_scenarios import RECIPES, RESOURCE, Published, Step, Wait, binding
 from gsb_tui.cluster.rest import RestError
@@ -86,10 +86,13 @@ def record_profile(name: str, out: Path, binding_fail: bool = False, log: Log = 
     if name == "lab":
         lab_run.record_lab(out, log)
         return marks(out)
+    if name == operator_scenario.NAME:  # the 960-device operator's cluster, not a profile
+        return lab_run.record(out, operator_scenario.SETTINGS, operator_scenario.perform, log)
     recipe = RECIPES.get(name)
     if recipe is None:
         raise LabRunError(
-            f"no scenario for profile {name!r} (choose from lab, {', '.join(RECIPES)})"
+            f"no scenario for profile {name!r} "
+            f"(choose from lab, {', '.join(RECIPES)}, {operator_scenario.NAME})"
         )
     settings = recipe.settings
     if binding_fail:

@@ -19,9 +19,11 @@ from gsb_tui.words.catalog_alloc import ALLOC
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
 from gsb_tui.words.catalog_features import FEATURES
+from gsb_tui.words.catalog_jump import JUMP
 from gsb_tui.words.catalog_lab import LAB
 from gsb_tui.words.catalog_ui import UI
 from gsb_tui.words.lang import LANGS, Lang, choose_lang, is_korean
+from gsb_tui.words.particles import resolve
 
 __all__ = [
     "CATALOG",
@@ -47,7 +49,7 @@ def _merge(*parts: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str
     return MappingProxyType(merged)
 
 
-CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES, ALLOC)
+CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES, ALLOC, JUMP)
 
 
 class Text(str):
@@ -78,7 +80,10 @@ def localize(value: str, lang: str) -> str:
 def _fill(template: str, values: Mapping[str, Any], lang: str) -> str:
     # Nested Texts (a reason quoted inside another) are rendered in the same language.
     filled = {k: (v.lang(lang) if isinstance(v, Text) else v) for k, v in values.items()}
-    return template.format(**filled) if filled else template
+    out = template.format(**filled) if filled else template
+    # Korean particles written as both forms ("{pod}이(가)") take the one the name before
+    # them needs, now that the name is known (words/particles.py).
+    return resolve(out) if is_korean(lang) else out
 
 
 def t(key: str, /, **values: Any) -> Text:

@@ -49,7 +49,7 @@ ALLOC: dict[str, tuple[str, str]] = {
     ),
     "blocker.claim-node": (
         "claim {claim} is already allocated on another node; {nodes} node(s) ruled out: {where}",
-        "요청서 {claim} 은(는) 이미 다른 노드에 할당되어 있어 노드 {nodes}개가 빠집니다: {where}",
+        "요청서 {claim}은(는) 이미 다른 노드에 할당되어 있어 노드 {nodes}개가 빠집니다: {where}",
     ),
     "blocker.no-node": (
         "there is no node the pod could use",
@@ -57,65 +57,65 @@ ALLOC: dict[str, tuple[str, str]] = {
     ),
     "blocker.held": (
         "{request} needs {need}, {have} free on {where}{free}: {devices} held by {holders}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
-        " {devices} 은(는) {holders} 이(가) 쓰고 있습니다",
+        "{request}은(는) {need}개가 필요한데 {where}에서 {have}개만 비어 있습니다{free}:"
+        " {devices}은(는) {holders}이(가) 쓰고 있습니다",
     ),
     "blocker.counters": (
         "{request} needs {need}, {have} free on {where}{free}: {devices} blocked, their counters"
         " ({detail}) used by {holders}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
-        " {devices} 은(는) 카운터 ({detail}) 를 {holders} 이(가) 써서 막혔습니다",
+        "{request}은(는) {need}개가 필요한데 {where}에서 {have}개만 비어 있습니다{free}:"
+        " {devices}은(는) 카운터 ({detail}) 를 {holders}이(가) 써서 막혔습니다",
     ),
     "blocker.counters-joint": (
         "{request}: the devices that match consume the same counters ({detail}); together they"
         " cannot all be given on {where}",
-        "{request}: 맞는 장치들이 같은 카운터 ({detail}) 를 써서 {where} 에서 한꺼번에 줄 수"
+        "{request}: 맞는 장치들이 같은 카운터 ({detail}) 를 써서 {where}에서 한꺼번에 줄 수"
         " 없습니다",
     ),
     "blocker.capacity": (
         "{request} needs {need}, {have} free on {where}{free}: {devices} have too little capacity"
         " left{detail}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
-        " {devices} 의 남은 용량이 모자랍니다{detail}",
+        "{request}은(는) {need}개가 필요한데 {where}에서 {have}개만 비어 있습니다{free}:"
+        " {devices}의 남은 용량이 모자랍니다{detail}",
     ),
     "blocker.tainted": (
         "{request} needs {need}, {have} free on {where}{free}: {devices} tainted ({detail}) and the"
         " request does not tolerate it",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 {have}개만 비어 있습니다{free}:"
-        " {devices} 에 taint ({detail}) 가 있고 요청이 견디지 못합니다",
+        "{request}은(는) {need}개가 필요한데 {where}에서 {have}개만 비어 있습니다{free}:"
+        " {devices}에 taint ({detail}) 가 있고 요청이 견디지 못합니다",
     ),
     "blocker.binding": (
         "claim {claim} waits for its devices' binding conditions, which failed or timed out",
-        "요청서 {claim} 은(는) 장치의 binding 조건을 기다리는데 실패했거나 시간이 지났습니다",
+        "요청서 {claim}은(는) 장치의 binding 조건을 기다리는데 실패했거나 시간이 지났습니다",
     ),
     "blocker.selector": (
         "{request} needs {need}: no device on {where} matches its class and selectors",
-        "{request} 은(는) {need}개가 필요한데 {where} 에는 클래스와 선택식에 맞는 장치가 없습니다",
+        "{request}은(는) {need}개가 필요한데 {where}에는 클래스와 선택식에 맞는 장치가 없습니다",
     ),
     "blocker.count": (
         "{request} needs {need}, {have} match on {where}{free}",
-        "{request} 은(는) {need}개가 필요한데 {where} 에서 맞는 장치는 {have}개입니다{free}",
+        "{request}은(는) {need}개가 필요한데 {where}에서 맞는 장치는 {have}개입니다{free}",
     ),
     "blocker.count-joint": (
         "the pod's requests together need {need} devices; {have} distinct devices match them"
         " on {where}",
-        "파드의 요청을 모두 합치면 장치 {need}개가 필요한데 {where} 에서 맞는 장치는 서로 다른"
+        "파드의 요청을 모두 합치면 장치 {need}개가 필요한데 {where}에서 맞는 장치는 서로 다른"
         " 것으로 {have}개입니다",
     ),
     "blocker.constraint": (
         "claim {claim}: {detail} cannot be met on {where} (each request alone has devices)",
-        "요청서 {claim}: {where} 에서 {detail} 을(를) 맞출 수 없습니다 (요청마다 장치는 따로"
+        "요청서 {claim}: {where}에서 {detail}을(를) 맞출 수 없습니다 (요청마다 장치는 따로"
         " 있습니다)",
     ),
     "blocker.incomplete-pool": (
         "pool {detail} is incomplete (not all of its resourceSliceCount slices are published):"
         " the scheduler allocates nothing from it",
-        "풀 {detail} 이(가) 불완전합니다 (resourceSliceCount 만큼의 슬라이스가 다 올라오지"
+        "풀 {detail}이(가) 불완전합니다 (resourceSliceCount 만큼의 슬라이스가 다 올라오지"
         " 않았습니다): 스케줄러는 이 풀에서 아무것도 할당하지 않습니다",
     ),
     "blocker.invalid-pool": (
         "pool {detail} is invalid ({holders}): the scheduler allocates nothing from it",
-        "풀 {detail} 이(가) 올바르지 않습니다 ({holders}): 스케줄러는 이 풀에서 아무것도"
+        "풀 {detail}이(가) 올바르지 않습니다 ({holders}): 스케줄러는 이 풀에서 아무것도"
         " 할당하지 않습니다",
     ),
     "blocker.undecided": (
@@ -124,22 +124,22 @@ ALLOC: dict[str, tuple[str, str]] = {
     ),
     "why.fits": (
         "{pod} would get every device now, on {nodes} node(s): {where}",
-        "{pod} 은(는) 지금 모든 장치를 받을 수 있습니다. 노드 {nodes}개: {where}",
+        "{pod}은(는) 지금 모든 장치를 받을 수 있습니다. 노드 {nodes}개: {where}",
     ),
     "why.bound": (
         "{pod} is already bound to {node}",
-        "{pod} 은(는) 이미 {node} 에 배치되었습니다",
+        "{pod}은(는) 이미 {node}에 배치되었습니다",
     ),
-    "why.not-found": ("no pod {pod}", "파드 {pod} 이(가) 없습니다"),
+    "why.not-found": ("no pod {pod}", "파드 {pod}이(가) 없습니다"),
     "why.no-fit": (
         "{pod} would not get its devices now:",
-        "{pod} 은(는) 지금 장치를 받을 수 없습니다:",
+        "{pod}은(는) 지금 장치를 받을 수 없습니다:",
     ),
     "why.undecided": (
         "{pod}: not decided within the time budget (the search is not finished)",
         "{pod}: 정해진 시간 안에 판단하지 못했습니다 (탐색이 끝나지 않았습니다)",
     ),
-    "why.allocation": ("  {claim} {request} gets {device}", "  {claim} {request} 에 장치 {device}"),
+    "why.allocation": ("  {claim} {request} gets {device}", "  {claim} {request}에 장치 {device}"),
     "why.scheduler": ("the scheduler said: {message}", "스케줄러의 말: {message}"),
     "why.scheduler-none": ("the scheduler said nothing yet", "스케줄러는 아직 아무 말도 없습니다"),
     "why.disagree": (
@@ -156,7 +156,7 @@ ALLOC: dict[str, tuple[str, str]] = {
     ),
     "devices.no-node": (
         "no device is published for node {node}",
-        "노드 {node} 에 올라온 장치가 없습니다",
+        "노드 {node}에 올라온 장치가 없습니다",
     ),
     "devices.summary": (
         "{devices} devices · {in_use} in use · {free} free · {blocked} blocked · {tainted}"
@@ -171,7 +171,7 @@ ALLOC: dict[str, tuple[str, str]] = {
     "devices.state.reserved": ("reserved by one pod", "파드 하나가 예약함"),
     "devices.state.group": (
         "reserved by PodGroup {group} for its pods",
-        "PodGroup {group} 이(가) 소속 파드들을 위해 예약함",
+        "PodGroup {group}이(가) 소속 파드들을 위해 예약함",
     ),
     "devices.state.shared": ("shared", "함께 씀"),
     "devices.state.blocked": ("blocked by counters", "카운터 부족으로 막힘"),
@@ -195,7 +195,7 @@ ALLOC: dict[str, tuple[str, str]] = {
     ),
     "why.pod-no-fit": (
         "pod {pod} cannot get its devices now:",
-        "파드 {pod} 은(는) 지금 장치를 받을 수 없습니다:",
+        "파드 {pod}은(는) 지금 장치를 받을 수 없습니다:",
     ),
     "why.claim-no-fit": (
         "no pod uses this claim yet, and a pod using it could not get its devices now:{pod}",
@@ -230,7 +230,7 @@ ALLOC: dict[str, tuple[str, str]] = {
     "why.other-version": (
         "this API server runs Kubernetes {server}; gsb-tui decides as kube-scheduler {mirrored}"
         " does, so where that release changed the allocator the answers may part",
-        "이 API 서버는 Kubernetes {server} 입니다; gsb-tui 는 kube-scheduler {mirrored} 처럼"
+        "이 API 서버는 Kubernetes {server} 입니다; gsb-tui 는 kube-scheduler {mirrored}처럼"
         " 판단하므로, 그 릴리스에서 할당기가 바뀐 곳에서는 답이 다를 수 있습니다",
     ),
 }

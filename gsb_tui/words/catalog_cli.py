@@ -9,17 +9,17 @@ CLI: dict[str, tuple[str, str]] = {
         "the demo recording (lab.jsonl) is missing from this installation",
         "이 설치본에 데모 녹화 파일(lab.jsonl)이 없습니다",
     ),
-    "cli.no-recording": ("no recording at {path}", "{path} 에 녹화 파일이 없습니다"),
+    "cli.no-recording": ("no recording at {path}", "{path}에 녹화 파일이 없습니다"),
     "cli.unknown-demo": (
         "{name!r} is neither a recording file nor a demo name ({names})",
-        "{name!r} 은(는) 녹화 파일도 데모 이름({names})도 아닙니다",
+        "{name!r}은(는) 녹화 파일도 데모 이름({names})도 아닙니다",
     ),
     "cli.recording": (
         "recording {server} into {path}; Ctrl-C stops",
-        "{server} 를 {path} 에 녹화합니다. Ctrl-C 로 멈춥니다",
+        "{server}을(를) {path}에 녹화합니다. Ctrl-C 로 멈춥니다",
     ),
-    "cli.saved": ("saved {path}", "{path} 에 저장했습니다"),
-    "cli.cannot-write": ("cannot write {path}: {error}", "{path} 에 쓸 수 없습니다: {error}"),
+    "cli.saved": ("saved {path}", "{path}에 저장했습니다"),
+    "cli.cannot-write": ("cannot write {path}: {error}", "{path}에 쓸 수 없습니다: {error}"),
     "match.no-compile": (
         "the expression does not compile: {message}",
         "선택식이 컴파일되지 않습니다: {message}",
@@ -28,11 +28,11 @@ CLI: dict[str, tuple[str, str]] = {
     "match.try": ("try: {fix}", "이렇게 써 보세요: {fix}"),
     "match.cannot-read": (
         "cannot read {kind}: {message}",
-        "{kind} 을(를) 읽을 수 없습니다: {message}",
+        "{kind}을(를) 읽을 수 없습니다: {message}",
     ),
     "match.no-class": (
         "no DeviceClass {name!r} (classes: {known})",
-        "DeviceClass {name!r} 가 없습니다 (있는 것: {known})",
+        "DeviceClass {name!r}이(가) 없습니다 (있는 것: {known})",
     ),
     "match.none": ("none", "없음"),
     "match.summary": (
@@ -46,21 +46,21 @@ CLI: dict[str, tuple[str, str]] = {
     "cli.usage-error": ("{prog}: error: {message}", "{prog}: 오류: {message}"),
     "cli.bad-speed": (
         "{value} is not a speed: give a number from 0 (instant) to {max}",
-        "{value} 는 속도가 아닙니다: 0(즉시)부터 {max} 사이의 수를 주세요",
+        "{value}은(는) 속도가 아닙니다: 0(즉시)부터 {max} 사이의 수를 주세요",
     ),
-    "cli.not-a-directory": ("{path} is not a directory", "{path} 는 디렉터리가 아닙니다"),
+    "cli.not-a-directory": ("{path} is not a directory", "{path}은(는) 디렉터리가 아닙니다"),
     # lab/files.py: an answer file that cannot be reached because --lab-dir itself loops.
     "file.dir-loop": (
         "{file} cannot be read: the lab directory {dir} is a symlink loop "
         "(it points back at itself)",
-        "{file} 을(를) 읽을 수 없습니다: 실습 디렉터리 {dir} 가 자기 자신을 가리키는 "
+        "{file}을(를) 읽을 수 없습니다: 실습 디렉터리 {dir}이(가) 자기 자신을 가리키는 "
         "심볼릭 링크 고리입니다",
     ),
     "cli.empty-name": ("must not be empty", "비어 있으면 안 됩니다"),
     "cli.bad-namespace": (
         "{value} is not a namespace name: lowercase letters, digits and '-', at most 63, "
         "starting and ending with a letter or digit (e.g. dra-lab)",
-        "{value} 는 네임스페이스 이름이 아닙니다: 영문 소문자, 숫자, '-' 로 63자까지, "
+        "{value}은(는) 네임스페이스 이름이 아닙니다: 영문 소문자, 숫자, '-' 로 63자까지, "
         "처음과 끝은 영문자나 숫자여야 합니다 (예: dra-lab)",
     ),
     "cli.no-terminal.stdin": (
@@ -109,39 +109,39 @@ CLI: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- gsb-tui record
     "record.exists": (
         "{path} already exists; pass --force to overwrite it",
-        "{path} 가 이미 있습니다. 덮어쓰려면 --force 를 주세요",
+        "{path}이(가) 이미 있습니다. 덮어쓰려면 --force 를 주세요",
     ),
     "record.no-folder": ("its folder does not exist", "그 폴더가 없습니다"),
     "record.not-regular": (
         "{path} is {kind}, not a regular file",
-        "{path} 는 일반 파일이 아니라 {kind}입니다",
+        "{path}은(는) 일반 파일이 아니라 {kind}입니다",
     ),
     "record.unusable": (
         "nothing recorded: cannot use the cluster at {server}: {reason}",
-        "아무것도 녹화하지 못했습니다: {server} 의 클러스터를 쓸 수 없습니다: {reason}",
+        "아무것도 녹화하지 못했습니다: {server}의 클러스터를 쓸 수 없습니다: {reason}",
     ),
     "record.not-synced": (
         "nothing recorded: the cluster at {server} never answered ({reason})",
-        "아무것도 녹화하지 못했습니다: {server} 의 클러스터가 끝내 답하지 않았습니다 ({reason})",
+        "아무것도 녹화하지 못했습니다: {server}의 클러스터가 끝내 답하지 않았습니다 ({reason})",
     ),
     # ---------------------------------------------------------------- recordings (--demo)
     "recording.refused": ("recording {path} {problem}", "녹화 파일 {path}: {problem}"),
     "recording.cannot-open": (
         "cannot open recording {path}: {error}",
-        "녹화 파일 {path} 를 열 수 없습니다: {error}",
+        "녹화 파일 {path}을(를) 열 수 없습니다: {error}",
     ),
     "recording.no-mark": (
         "{path}: no mark {mark!r} (marks: {marks})",
-        "{path}: 표시 {mark!r} 가 없습니다 (있는 표시: {marks})",
+        "{path}: 표시 {mark!r}이(가) 없습니다 (있는 표시: {marks})",
     ),
     "recording.empty": (
         "the recording {path} is empty: it has no recorded changes",
-        "녹화 파일 {path} 가 비어 있습니다: 기록된 변화가 없습니다",
+        "녹화 파일 {path}이(가) 비어 있습니다: 기록된 변화가 없습니다",
     ),
     "recording.nothing-valid": (
         "the recording {path} has no recorded changes ({bad} line(s) that are not changes "
         "were skipped)",
-        "녹화 파일 {path} 에 기록된 변화가 없습니다 (변화가 아닌 줄 {bad} 개를 건너뛰었습니다)",
+        "녹화 파일 {path}에 기록된 변화가 없습니다 (변화가 아닌 줄 {bad} 개를 건너뛰었습니다)",
     ),
     "recording.skipped": (
         "{path}: skipped {count} line(s) that are not recorded changes (the first at line {line})",
@@ -180,27 +180,27 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "kube.not-utf8": (
         "kubeconfig {path} is not UTF-8 text (byte {byte})",
-        "kubeconfig {path} 가 UTF-8 텍스트가 아닙니다 (바이트 {byte})",
+        "kubeconfig {path}이(가) UTF-8 텍스트가 아닙니다 (바이트 {byte})",
     ),
     "kube.not-yaml-at": (
         "kubeconfig {path} is not valid YAML at line {line}",
-        "kubeconfig {path} 는 올바른 YAML 이 아닙니다 ({line} 번째 줄)",
+        "kubeconfig {path}은(는) 올바른 YAML 이 아닙니다 ({line} 번째 줄)",
     ),
     "kube.not-yaml": (
         "kubeconfig {path} is not valid YAML",
-        "kubeconfig {path} 는 올바른 YAML 이 아닙니다",
+        "kubeconfig {path}은(는) 올바른 YAML 이 아닙니다",
     ),
     "kube.too-deep": (
         "kubeconfig {path} is nested too deeply to be a kubeconfig",
-        "kubeconfig {path} 는 너무 깊이 중첩되어 있어 kubeconfig 로 읽을 수 없습니다",
+        "kubeconfig {path}은(는) 너무 깊이 중첩되어 있어 kubeconfig 로 읽을 수 없습니다",
     ),
     "kube.no-clusters": (
         "kubeconfig {path} has no clusters: is it really a kubeconfig?",
-        "kubeconfig {path} 에 clusters 가 없습니다: 정말 kubeconfig 인가요?",
+        "kubeconfig {path}에 clusters 가 없습니다: 정말 kubeconfig 인가요?",
     ),
     "kube.wrong-type": (
         "kubeconfig {path}: {field} must be {expected}, not {actual}",
-        "kubeconfig {path}: {field} 는 {expected}이어야 합니다 (지금은 {actual})",
+        "kubeconfig {path}: {field}은(는) {expected}이어야 합니다 (지금은 {actual})",
     ),
     "kube.type.string": ("a string", "문자열"),
     "kube.type.boolean": ("a boolean", "참/거짓 값"),
@@ -213,23 +213,24 @@ CLI: dict[str, tuple[str, str]] = {
     "kube.none": ("none", "없음"),
     "kube.no-context": (
         "context {context!r} is not in {path}; contexts there: {contexts}",
-        "컨텍스트 {context!r} 가 {path} 에 없습니다. 있는 컨텍스트: {contexts}",
+        "컨텍스트 {context!r}이(가) {path}에 없습니다. 있는 컨텍스트: {contexts}",
     ),
     "kube.no-current-context": (
         "{path} sets no current-context; pass --context (one of: {contexts})",
-        "{path} 에 current-context 가 없습니다. --context 로 고르세요 (있는 것: {contexts})",
+        "{path}에 current-context 가 없습니다. --context 로 고르세요 (있는 것: {contexts})",
     ),
     "kube.no-server": (
         "context {context!r} in {path} names no cluster with a server URL",
-        "{path} 의 컨텍스트 {context!r} 가 가리키는 클러스터에 server URL 이 없습니다",
+        "{path}의 컨텍스트 {context!r}이(가) 가리키는 클러스터에 server URL 이 없습니다",
     ),
     "kube.no-user": (
         "context {context!r} in {path} names user {user!r}, which is not in the kubeconfig",
-        "{path} 의 컨텍스트 {context!r} 가 가리키는 사용자 {user!r} 가 kubeconfig 에 없습니다",
+        "{path}의 컨텍스트 {context!r}이(가) 가리키는 사용자 {user!r}이(가) kubeconfig 에 없습니다",
     ),
     "kube.bad-server": (
         "context {context!r} in {path}: the server {server!r} is not an http:// or https:// URL",
-        "{path} 의 컨텍스트 {context!r}: server {server!r} 는 http:// 나 https:// URL 이 아닙니다",
+        "{path}의 컨텍스트 {context!r}: server {server!r}은(는) http:// 나 https:// URL 이"
+        " 아닙니다",
     ),
     "kube.tried-missing": ("{path} ({origin}): not found", "{path} ({origin}): 없음"),
     "kube.none-found": (
@@ -246,7 +247,7 @@ CLI: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- TLS and credentials
     "kube.bad-base64": (
         "{field} in the kubeconfig is not valid base64",
-        "kubeconfig 의 {field} 가 올바른 base64 가 아닙니다",
+        "kubeconfig 의 {field}이(가) 올바른 base64 가 아닙니다",
     ),
     "kube.material-refused": (
         "the kubeconfig's {field} {path} {problem}",
@@ -254,7 +255,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "kube.cannot-read-material": (
         "cannot read {field} {path}: {error}",
-        "{field} {path} 를 읽을 수 없습니다: {error}",
+        "{field} {path}을(를) 읽을 수 없습니다: {error}",
     ),
     "kube.not-pem-text": ("not PEM text", "PEM 텍스트가 아님"),
     "kube.bad-ca": (
@@ -272,12 +273,12 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "kube.bad-header-value": (
         "the kubeconfig's {field} has characters an HTTP header cannot carry",
-        "kubeconfig 의 {field} 에 HTTP 헤더에 넣을 수 없는 문자가 있습니다",
+        "kubeconfig 의 {field}에 HTTP 헤더에 넣을 수 없는 문자가 있습니다",
     ),
     # ---------------------------------------------------------------- exec credential plugins
     "kube.exec.waiting": (
         "waiting for the credential plugin {command}",
-        "자격 증명 플러그인 {command} 를 기다리는 중",
+        "자격 증명 플러그인 {command}을(를) 기다리는 중",
     ),
     "kube.exec.no-command": (
         "the kubeconfig's exec plugin names no command",
@@ -285,61 +286,61 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "kube.exec.not-found": (
         "the credential plugin {command} is not installed (not found)",
-        "자격 증명 플러그인 {command} 가 설치되어 있지 않습니다 (찾을 수 없음)",
+        "자격 증명 플러그인 {command}이(가) 설치되어 있지 않습니다 (찾을 수 없음)",
     ),
     "kube.exec.not-found-hint": (
         "the credential plugin {command} is not installed (not found): {hint}",
-        "자격 증명 플러그인 {command} 가 설치되어 있지 않습니다 (찾을 수 없음): {hint}",
+        "자격 증명 플러그인 {command}이(가) 설치되어 있지 않습니다 (찾을 수 없음): {hint}",
     ),
     "kube.exec.cannot-run": (
         "cannot run the credential plugin {command}: {error}",
-        "자격 증명 플러그인 {command} 를 실행할 수 없습니다: {error}",
+        "자격 증명 플러그인 {command}을(를) 실행할 수 없습니다: {error}",
     ),
     "kube.exec.timeout": (
         "the credential plugin {command} gave no credential within {seconds} s; it was stopped",
-        "자격 증명 플러그인 {command} 가 {seconds} 초 안에 자격 증명을 주지 않아 멈췄습니다",
+        "자격 증명 플러그인 {command}이(가) {seconds} 초 안에 자격 증명을 주지 않아 멈췄습니다",
     ),
     "kube.exec.too-much": (
         "the credential plugin {command} printed more than {limit} KiB",
-        "자격 증명 플러그인 {command} 가 {limit} KiB 넘게 출력했습니다",
+        "자격 증명 플러그인 {command}이(가) {limit} KiB 넘게 출력했습니다",
     ),
     "kube.exec.killed": (
         "the credential plugin {command} was stopped by signal {signal}",
-        "자격 증명 플러그인 {command} 가 시그널 {signal} 로 멈췄습니다",
+        "자격 증명 플러그인 {command}이(가) 시그널 {signal}(으)로 멈췄습니다",
     ),
     "kube.exec.failed-said": (
         "the credential plugin {command} failed (exit {code}): {stderr}",
-        "자격 증명 플러그인 {command} 가 실패했습니다 (종료 코드 {code}): {stderr}",
+        "자격 증명 플러그인 {command}이(가) 실패했습니다 (종료 코드 {code}): {stderr}",
     ),
     "kube.exec.failed": (
         "the credential plugin {command} failed (exit {code})",
-        "자격 증명 플러그인 {command} 가 실패했습니다 (종료 코드 {code})",
+        "자격 증명 플러그인 {command}이(가) 실패했습니다 (종료 코드 {code})",
     ),
     "kube.exec.not-json": (
         "the credential plugin {command} did not print JSON",
-        "자격 증명 플러그인 {command} 가 JSON 을 출력하지 않았습니다",
+        "자격 증명 플러그인 {command}이(가) JSON 을 출력하지 않았습니다",
     ),
     "kube.exec.not-credential": (
         "the credential plugin {command} did not print an ExecCredential",
-        "자격 증명 플러그인 {command} 가 ExecCredential 을 출력하지 않았습니다",
+        "자격 증명 플러그인 {command}이(가) ExecCredential 을 출력하지 않았습니다",
     ),
     "kube.exec.wrong-api": (
         "the credential plugin {command} answered in {got}, not {want}",
-        "자격 증명 플러그인 {command} 가 {want} 가 아니라 {got} 로 답했습니다",
+        "자격 증명 플러그인 {command}이(가) {want}이(가) 아니라 {got}(으)로 답했습니다",
     ),
     "kube.exec.no-credential": (
         "the credential plugin {command} gave neither a token nor a client certificate and key",
-        "자격 증명 플러그인 {command} 가 토큰도, 클라이언트 인증서와 키도 주지 않았습니다",
+        "자격 증명 플러그인 {command}이(가) 토큰도, 클라이언트 인증서와 키도 주지 않았습니다",
     ),
     "kube.exec.bad-expiry": (
         "the credential plugin {command} gave an expirationTimestamp that is not a time: {value}",
-        "자격 증명 플러그인 {command} 가 준 expirationTimestamp 가 시각이 아닙니다: {value}",
+        "자격 증명 플러그인 {command}이(가) 준 expirationTimestamp 가 시각이 아닙니다: {value}",
     ),
     # ---------------------------------------------------------------- the API server's answers
     "kube.forbidden": ("forbidden (RBAC): {message}", "거부됨 (RBAC): {message}"),
     "kube.not-served": (
         "{api} {kind} is not served by this API server",
-        "이 API 서버는 {api} {kind} 를 제공하지 않습니다",
+        "이 API 서버는 {api} {kind}을(를) 제공하지 않습니다",
     ),
     "kube.unauthorized": (
         "the API server rejected the credentials (401): {message}",
@@ -371,14 +372,17 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "kube.cannot-connect": (
         "cannot connect to the API server at {where}: {reason}",
-        "API 서버 {where} 에 연결할 수 없습니다: {reason}",
+        "API 서버 {where}에 연결할 수 없습니다: {reason}",
     ),
     "kube.timeout": (
         "no answer from the API server (timeout)",
         "API 서버가 답하지 않습니다 (시간 초과)",
     ),
     "kube.disconnected": ("the API server closed the connection", "API 서버가 연결을 끊었습니다"),
-    "kube.bad-url": ("the server URL {url} is not valid", "server URL {url} 가 올바르지 않습니다"),
+    "kube.bad-url": (
+        "the server URL {url} is not valid",
+        "server URL {url}이(가) 올바르지 않습니다",
+    ),
     "kube.network": (
         "network problem talking to the API server: {reason}",
         "API 서버와 통신하는 데 네트워크 문제가 있습니다: {reason}",
@@ -386,11 +390,11 @@ CLI: dict[str, tuple[str, str]] = {
     "kube.no-answer": ("no answer", "응답 없음"),
     "kube.unreachable": (
         "cannot read the cluster at {server} within {seconds} s: {reason}",
-        "{seconds} 초 안에 {server} 의 클러스터를 읽지 못했습니다: {reason}",
+        "{seconds} 초 안에 {server}의 클러스터를 읽지 못했습니다: {reason}",
     ),
     "kube.unusable": (
         "cannot use the cluster at {server}: {reason}",
-        "{server} 의 클러스터를 쓸 수 없습니다: {reason}",
+        "{server}의 클러스터를 쓸 수 없습니다: {reason}",
     ),
     # ---------------------------------------------------------------- config.toml ([keymap])
     # A whole file that cannot be used: {problem} is one of the config.file.* below.
@@ -424,13 +428,13 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "config.not-a-binding": (
         "{path}: [keymap] {id} is not a binding id (? lists them); ignored, the default keys stay",
-        "{path}: [keymap] {id} 는 바인딩 id 가 아닙니다 (? 에서 목록을 봅니다). "
+        "{path}: [keymap] {id}은(는) 바인딩 id 가 아닙니다 (? 에서 목록을 봅니다). "
         "무시하고 기본 키를 그대로 둡니다",
     ),
     "config.not-a-string": (
         "{path}: [keymap] {id} must be a string of keys like {example}, not {type}; "
         "using its default key",
-        "{path}: [keymap] {id} 는 {example} 같은 키 문자열이어야 합니다 (지금은 {type}). "
+        "{path}: [keymap] {id}은(는) {example} 같은 키 문자열이어야 합니다 (지금은 {type}). "
         "이 항목은 기본 키를 씁니다",
     ),
     # {problem} is one of the config.keys.* below.
@@ -442,21 +446,21 @@ CLI: dict[str, tuple[str, str]] = {
     "config.key-taken": (
         "{path}: [keymap] {id} asks for {key}, which {other} already uses where both work; "
         "ignored, both keep their keys (to move {key}, give {other} another key too)",
-        "{path}: [keymap] {id} 가 {key} 를 달라고 하지만 둘 다 쓰이는 곳에서 그 키는 이미 "
-        "{other} 가 씁니다. 무시하고 둘 다 원래 키를 그대로 둡니다 "
-        "({key} 를 옮기려면 {other} 에도 다른 키를 주세요)",
+        "{path}: [keymap] {id}이(가) {key}을(를) 달라고 하지만 둘 다 쓰이는 곳에서 그 키는 이미 "
+        "{other}이(가) 씁니다. 무시하고 둘 다 원래 키를 그대로 둡니다 "
+        "({key}을(를) 옮기려면 {other}에도 다른 키를 주세요)",
     ),
     "config.keys.empty-key": (
         "has an empty key in {keys} (keys are separated by commas)",
-        "{keys} 에 빈 키가 있습니다 (키는 쉼표로 나눕니다)",
+        "{keys}에 빈 키가 있습니다 (키는 쉼표로 나눕니다)",
     ),
     "config.keys.unprintable": (
         "has an unprintable key {key}",
-        "화면에 찍을 수 없는 키 {key} 가 있습니다",
+        "화면에 찍을 수 없는 키 {key}이(가) 있습니다",
     ),
     "config.keys.not-a-key": (
         "has {key}, not a key (write keys like {example})",
-        "{key} 는 키가 아닙니다 ({example} 처럼 씁니다)",
+        "{key}은(는) 키가 아닙니다 ({example}처럼 씁니다)",
     ),
     "config.type.boolean": ("a boolean", "참/거짓 값"),
     "config.type.integer": ("an integer", "정수"),
@@ -480,7 +484,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.no-cluster": (
         "no practice cluster in {dir}: run `gsb-tui cluster up` first",
-        "{dir} 에 연습 클러스터가 없습니다. 먼저 `gsb-tui cluster up` 을 실행하세요",
+        "{dir}에 연습 클러스터가 없습니다. 먼저 `gsb-tui cluster up` 을 실행하세요",
     ),
     "cluster.refused": (
         "the API server refused a request: {error}",
@@ -505,7 +509,7 @@ CLI: dict[str, tuple[str, str]] = {
         "stopping a partial cluster left from before: {names}",
         "전에 일부만 남은 클러스터를 멈춥니다: {names}",
     ),
-    "cluster.starting": ("starting {component} on {url}", "{component} 를 {url} 에서 시작합니다"),
+    "cluster.starting": ("starting {component} on {url}", "{component}을(를) {url}에서 시작합니다"),
     "cluster.starting-rest": (
         "starting kube-controller-manager, kube-scheduler, kwok",
         "kube-controller-manager, kube-scheduler, kwok 를 시작합니다",
@@ -523,38 +527,38 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.lock.waiting": (
         "{dir} is in use by {holder}; waiting up to {seconds} s for it to finish",
-        "{dir} 를 {holder} 가 쓰고 있습니다. 끝날 때까지 최대 {seconds}초 기다립니다",
+        "{dir}을(를) {holder}이(가) 쓰고 있습니다. 끝날 때까지 최대 {seconds}초 기다립니다",
     ),
     "cluster.lock.busy": (
         "{dir} is still in use by {holder}; try again when it has finished",
-        "{dir} 를 아직 {holder} 가 쓰고 있습니다. 그것이 끝난 뒤 다시 해 보세요",
+        "{dir}을(를) 아직 {holder}이(가) 쓰고 있습니다. 그것이 끝난 뒤 다시 해 보세요",
     ),
     "cluster.lock.cannot": (
         "cannot lock the state directory with {path}: {error}",
-        "{path} 로 상태 디렉터리를 잠글 수 없습니다: {error}",
+        "{path}(으)로 상태 디렉터리를 잠글 수 없습니다: {error}",
     ),
     "cluster.stale-pid": (
         "removed a stale pid file for {name} (its process is gone)",
-        "{name} 의 낡은 pid 파일을 지웠습니다 (그 프로세스는 이미 없습니다)",
+        "{name}의 낡은 pid 파일을 지웠습니다 (그 프로세스는 이미 없습니다)",
     ),
     "cluster.nothing-running": (
         "nothing is running (no pid files in {dir})",
-        "실행 중인 것이 없습니다 ({dir} 에 pid 파일이 없음)",
+        "실행 중인 것이 없습니다 ({dir}에 pid 파일이 없음)",
     ),
     "cluster.not-running": (
         "{name}: not running (stale pid file removed)",
         "{name}: 실행 중이 아닙니다 (낡은 pid 파일을 지웠습니다)",
     ),
-    "cluster.stopped": ("stopped {name} (pid {pid})", "{name} 을(를) 멈췄습니다 (pid {pid})"),
+    "cluster.stopped": ("stopped {name} (pid {pid})", "{name}을(를) 멈췄습니다 (pid {pid})"),
     "cluster.building-k8s": (
         "building kube-apiserver, kube-scheduler, kube-controller-manager {version} "
         "(first time only; about 5 min on 2 cores, 2.3 GB of memory; log: {log})",
-        "kube-apiserver, kube-scheduler, kube-controller-manager {version} 를 빌드합니다 "
+        "kube-apiserver, kube-scheduler, kube-controller-manager {version}을(를) 빌드합니다 "
         "(처음 한 번만; 2 코어에서 약 5 분, 메모리 2.3 GB; 로그: {log})",
     ),
     "cluster.building-etcd": (
         "building etcd {version} (log: {log})",
-        "etcd {version} 를 빌드합니다 (로그: {log})",
+        "etcd {version}을(를) 빌드합니다 (로그: {log})",
     ),
     "cluster.built": (
         "control plane built in {seconds} s -> {dir}",
@@ -562,7 +566,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.building-kwok": (
         "building kwok {version} (first time only; log: {log})",
-        "kwok {version} 를 빌드합니다 (처음 한 번만; 로그: {log})",
+        "kwok {version}을(를) 빌드합니다 (처음 한 번만; 로그: {log})",
     ),
     "cluster.building-oracle": (
         "building the allocation oracle (tests only; seconds after the control plane's build, "
@@ -572,7 +576,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.building-node": (
         "building {what} for the real node (first time only; log: {log})",
-        "실제 노드용 {what} 를 빌드합니다 (처음 한 번만; 로그: {log})",
+        "실제 노드용 {what}을(를) 빌드합니다 (처음 한 번만; 로그: {log})",
     ),
     "cluster.built-node": (
         "the real node's programs built in {seconds} s",
@@ -580,7 +584,7 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.starting-node": (
         "starting {component} on the real node ({log})",
-        "실제 노드에서 {component} 를 시작합니다 ({log})",
+        "실제 노드에서 {component}을(를) 시작합니다 ({log})",
     ),
     "cluster.node-leftovers": (
         "the real node left something that could not be removed: {what}",
@@ -592,12 +596,12 @@ CLI: dict[str, tuple[str, str]] = {
     ),
     "cluster.health-unknown-device": (
         "{device} is not a device of the real node {node} (gpu-0, gpu-1, …)",
-        "{device} 는 실제 노드 {node} 의 장치가 아닙니다 (gpu-0, gpu-1, …)",
+        "{device}은(는) 실제 노드 {node}의 장치가 아닙니다 (gpu-0, gpu-1, …)",
     ),
     "cluster.health-set": (
         "{device} on {node}: {state} (annotation health.example.com/{device} on the Node; the "
         "practice driver reports it to the kubelet within seconds)",
-        "{node} 의 {device}: {state} (Node 의 주석 health.example.com/{device}; 연습용 드라이버가 "
+        "{node}의 {device}: {state} (Node 의 주석 health.example.com/{device}; 연습용 드라이버가 "
         "몇 초 안에 kubelet 에 알립니다)",
     ),
     "cluster.built-oracle": (
@@ -677,9 +681,9 @@ CLI: dict[str, tuple[str, str]] = {
         "starting the practice binding driver (log: {log})",
         "연습용 바인딩 드라이버를 띄웁니다 (로그: {log})",
     ),
-    "cluster.none-in": ("no practice cluster in {dir}", "{dir} 에 연습 클러스터가 없습니다"),
+    "cluster.none-in": ("no practice cluster in {dir}", "{dir}에 연습 클러스터가 없습니다"),
     "cluster.not-practice": (
         "{server} is not a practice cluster",
-        "{server} 는 연습 클러스터가 아닙니다",
+        "{server}은(는) 연습 클러스터가 아닙니다",
     ),
 }

@@ -12,7 +12,7 @@ DRA: dict[str, tuple[str, str]] = {
         "claim {claim} is allocated ({devices}) but reserved by no one: the devices stay taken"
         " while no pod uses them. Start a pod that uses the claim, or delete the claim to free"
         " them.",
-        "요청서 {claim} 은(는) 장치를 할당받았지만 ({devices}) 아무도 예약하지 않았습니다:"
+        "요청서 {claim}은(는) 장치를 할당받았지만 ({devices}) 아무도 예약하지 않았습니다:"
         " 쓰는 파드가 없는데도 장치가 묶여 있습니다. 이 요청서를 쓰는 파드를 띄우거나,"
         " 요청서를 지워 장치를 풀어 주세요.",
     ),
@@ -20,20 +20,20 @@ DRA: dict[str, tuple[str, str]] = {
         "claim {claim} is reserved for pod {pod}, which no longer exists: the device stays held"
         " until the claim controller drops that entry. If it does not, delete the claim (or the"
         " pod's leftovers).",
-        "요청서 {claim} 은(는) 이미 없는 파드 {pod} 에게 예약되어 있습니다: 요청서 컨트롤러가"
+        "요청서 {claim}은(는) 이미 없는 파드 {pod}에게 예약되어 있습니다: 요청서 컨트롤러가"
         " 그 항목을 지울 때까지 장치가 묶여 있습니다. 지워지지 않으면 요청서(또는 파드의"
         " 남은 것)를 지우세요.",
     ),
     "warning.missing-claim": (
         "pod {pod} uses {kind} {name}, which does not exist in {namespace}: the pod cannot be"
         " scheduled. Create the claim or fix resourceClaimName.",
-        "파드 {pod} 은(는) {namespace} 에 없는 {kind} {name} 을(를) 씁니다: 파드를 배치할 수"
+        "파드 {pod}은(는) {namespace}에 없는 {kind} {name}을(를) 씁니다: 파드를 배치할 수"
         " 없습니다. 요청서를 만들거나 resourceClaimName 을 고치세요.",
     ),
     "warning.missing-template": (
         "pod {pod} uses {kind} {name}, which does not exist in {namespace}: no claim can be made"
         " for it. Create the template or fix resourceClaimTemplateName.",
-        "파드 {pod} 은(는) {namespace} 에 없는 {kind} {name} 을(를) 씁니다: 요청서를 만들어 줄"
+        "파드 {pod}은(는) {namespace}에 없는 {kind} {name}을(를) 씁니다: 요청서를 만들어 줄"
         " 수 없습니다. 틀을 만들거나 resourceClaimTemplateName 을 고치세요.",
     ),
     "warning.claim-not-in-container": (
@@ -42,7 +42,7 @@ DRA: dict[str, tuple[str, str]] = {
         " container (on a real node it gets none of the driver's variables, such as"
         " GPU_DEVICE_<n>, and the kubelet reports no device health for it). Add"
         " `resources: {{claims: [{{name: {entry}}}]}}` to the container.",
-        "파드 {pod} 은(는) spec.resourceClaims 에 {entries} 을(를) 적었지만 어느 컨테이너"
+        "파드 {pod}은(는) spec.resourceClaims 에 {entries}을(를) 적었지만 어느 컨테이너"
         " ({containers}) 도 resources.claims 에 적지 않았습니다: 요청서는 할당되지만 장치가"
         " 컨테이너에 닿지 않습니다 (실제 노드에서는 GPU_DEVICE_<n> 같은 드라이버의 변수가 하나도"
         " 없고, kubelet 도 장치 상태를 알리지 않습니다). 컨테이너에"
@@ -53,7 +53,7 @@ DRA: dict[str, tuple[str, str]] = {
         "slice {slice} belongs to pool {pool} ({driver}) generation {generation}, but generation"
         " {newest} is published: its devices are ignored. The driver should delete it soon;"
         " nothing to do unless it stays.",
-        "슬라이스 {slice} 은(는) 풀 {pool} ({driver}) 의 세대 {generation} 것인데, 지금 게시된"
+        "슬라이스 {slice}은(는) 풀 {pool} ({driver}) 의 세대 {generation} 것인데, 지금 게시된"
         " 세대는 {newest} 입니다: 그 장치들은 세지 않습니다. 드라이버가 곧 지울 것이니, 계속"
         " 남아 있지 않는 한 할 일은 없습니다.",
     ),
@@ -61,9 +61,9 @@ DRA: dict[str, tuple[str, str]] = {
         "claim {claim} is allocated device {device}, which no current slice publishes: the"
         " driver may have restarted or removed it. Check the driver's slices; recreating the"
         " claim's pod gets a fresh allocation.",
-        "요청서 {claim} 은(는) 지금 어느 슬라이스도 게시하지 않는 장치 {device} 를 할당받았습니다:"
-        " 드라이버가 재시작했거나 장치를 뺐을 수 있습니다. 드라이버의 슬라이스를 확인하고,"
-        " 요청서의 파드를 다시 만들면 새로 할당받습니다.",
+        "요청서 {claim}은(는) 지금 어느 슬라이스도 게시하지 않는 장치 {device}을(를)"
+        " 할당받았습니다: 드라이버가 재시작했거나 장치를 뺐을 수 있습니다. 드라이버의 슬라이스를"
+        " 확인하고, 요청서의 파드를 다시 만들면 새로 할당받습니다.",
     ),
     # ---------------------------------------------------------------- warnings, in a few words
     "warning.short.leak": ("leak", "새는 할당"),
@@ -77,12 +77,12 @@ DRA: dict[str, tuple[str, str]] = {
     # (dra/model/fields.py: a field of the wrong type, read as absent; the object is kept)
     "malformed.object": (
         "{kind} {name} is malformed: {fields}",
-        "{kind} {name} 의 형식이 잘못되었습니다: {fields}",
+        "{kind} {name}의 형식이 잘못되었습니다: {fields}",
     ),
     "malformed.device": ("malformed: {fields}", "형식 오류: {fields}"),
     "malformed.field": (
         "{path}: expected {expected}, found {found}",
-        "{path}: {expected} 자리에 {found} 이(가) 있습니다",
+        "{path}: {expected} 자리에 {found}이(가) 있습니다",
     ),
     "malformed.more": ("and {n} more", "그 밖에 {n}개"),
     "malformed.count": ("{n} malformed object(s)", "형식이 잘못된 객체 {n}개"),
@@ -133,12 +133,12 @@ DRA: dict[str, tuple[str, str]] = {
     "cell.pod": ("pod ", "파드 "),
     "cell.no-pod": ("no pod yet", "아직 파드 없음"),
     "grid.group-count": ("{n} devices", "장치 {n}개"),
-    "ledger.wants": ("{claim} wants {n}", "{claim} 이(가) {n}개 원함"),
+    "ledger.wants": ("{claim} wants {n}", "{claim}이(가) {n}개 원함"),
     "ledger.pod-warning": ("pod {pod}: {short}", "파드 {pod}: {short}"),
     "strip.pod": ("pod {pod}", "파드 {pod}"),
     "strip.missing": (
         "uses {kind} {name}, which does not exist in {namespace}",
-        "{namespace} 에 없는 {kind} {name} 을(를) 씁니다",
+        "{namespace}에 없는 {kind} {name}을(를) 씁니다",
     ),
     # ---------------------------------------------------------------- CEL: hints and limits
     # (The API server's own messages are quoted in English, as kubectl shows them.)
@@ -146,7 +146,7 @@ DRA: dict[str, tuple[str, str]] = {
         "Attributes and capacities live under the driver's name (their domain), not directly"
         " under device.attributes / device.capacity: write {fixed}",
         "속성과 용량은 device.attributes / device.capacity 바로 아래가 아니라 드라이버 이름(도메인)"
-        " 아래에 있습니다: {fixed} 처럼 쓰세요",
+        " 아래에 있습니다: {fixed}처럼 쓰세요",
     ),
     "cel.hint.quantity": (
         "Quantities are compared with methods, e.g."
@@ -209,7 +209,7 @@ DRA: dict[str, tuple[str, str]] = {
     "cel.unported": (
         "gsb-tui cannot evaluate {names} (the API server accepts it); this selector is not"
         " previewed",
-        "gsb-tui 는 {names} 을(를) 계산할 수 없습니다 (API 서버는 받아들임). 이 선택식은 미리"
+        "gsb-tui 는 {names}을(를) 계산할 수 없습니다 (API 서버는 받아들임). 이 선택식은 미리"
         " 보지 않습니다",
     ),
     # ---------------------------------------------------------- ResourcePoolStatusRequests

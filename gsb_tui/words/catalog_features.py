@@ -53,13 +53,13 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.config": ("driver config (opaque): {n}", "드라이버 설정(opaque): {n}개"),
     "feat.chosen": (
         "firstAvailable chose {sub}, alternative {index} of {total} in {request}",
-        "firstAvailable: {request} 의 대안 {total}개 중 {index}번째 {sub} 을(를) 고름",
+        "firstAvailable: {request}의 대안 {total}개 중 {index}번째 {sub}을(를) 고름",
     ),
     "feat.share": ("share {share}", "몫 {share}"),
     "feat.consumed": ("consumes {amounts}", "쓰는 양 {amounts}"),
     "feat.binding.pending": (
         "waiting for binding conditions {conditions}",
-        "바인딩 조건 {conditions} 을(를) 기다리는 중",
+        "바인딩 조건 {conditions}을(를) 기다리는 중",
     ),
     "feat.binding.left": (
         "{left}s left before the scheduler gives up",
@@ -84,7 +84,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.why.binding-expired": (
         "{device} is allocated, waiting on binding conditions {conditions}; the scheduler's"
         " {timeout}s are up: it gives up and allocates again",
-        "{device} 은(는) 할당됐고 바인딩 조건 {conditions} 을(를) 기다리는 중. 스케줄러가"
+        "{device}은(는) 할당됐고 바인딩 조건 {conditions}을(를) 기다리는 중. 스케줄러가"
         " 기다리는 {timeout}초가 지남: 포기하고 다시 할당합니다",
     ),
     "feat.binding.met": ("binding conditions met: {conditions}", "바인딩 조건 충족: {conditions}"),
@@ -98,7 +98,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     ),
     "feat.slice.counter-only": (
         "counters only: devices of pool {pool} consume them",
-        "카운터만 있는 슬라이스: 풀 {pool} 의 장치들이 나눠 씀",
+        "카운터만 있는 슬라이스: 풀 {pool}의 장치들이 나눠 씀",
     ),
     "rules.not-served": (
         "DeviceTaintRules not served (neither resource.k8s.io/v1 nor v1beta2): only slice"
@@ -125,34 +125,34 @@ FEATURES: dict[str, tuple[str, str]] = {
     "kubelet.prepare-failed": (
         "pod {pod} is on node {node} but cannot start: the kubelet could not prepare its"
         " claims' devices",
-        "파드 {pod} 은(는) 노드 {node} 에 배치됐지만 시작하지 못합니다: kubelet 이 요청서의"
+        "파드 {pod}은(는) 노드 {node}에 배치됐지만 시작하지 못합니다: kubelet 이 요청서의"
         " 장치를 준비하지 못했습니다",
     ),
     "kubelet.image-pull": (
         "pod {pod} is on node {node} with its devices prepared, but container {container} cannot"
         " get its image ({reason})",
-        "파드 {pod} 은(는) 노드 {node} 에 배치되어 장치도 준비됐지만, 컨테이너 {container} 의"
+        "파드 {pod}은(는) 노드 {node}에 배치되어 장치도 준비됐지만, 컨테이너 {container}의"
         " 이미지를 받지 못합니다 ({reason})",
     ),
     "kubelet.waiting": (
         "pod {pod} is on node {node} but container {container} waits ({reason})",
-        "파드 {pod} 은(는) 노드 {node} 에 배치됐지만 컨테이너 {container} 이(가) 기다리는"
+        "파드 {pod}은(는) 노드 {node}에 배치됐지만 컨테이너 {container}이(가) 기다리는"
         " 중입니다 ({reason})",
     ),
     "kubelet.creating": (
         "pod {pod} is on node {node}; its containers are being created ({reason}) and the"
         " kubelet has reported no problem yet",
-        "파드 {pod} 은(는) 노드 {node} 에 배치되어 컨테이너를 만드는 중이고 ({reason}), kubelet"
+        "파드 {pod}은(는) 노드 {node}에 배치되어 컨테이너를 만드는 중이고 ({reason}), kubelet"
         " 은 아직 아무 문제도 알리지 않았습니다",
     ),
     "kubelet.said-container": (
         "the kubelet on container {container} ({reason}):",
-        "컨테이너 {container} 에 대한 kubelet 의 말 ({reason}):",
+        "컨테이너 {container}에 대한 kubelet 의 말 ({reason}):",
     ),
     "kubelet.hint.not-registered": (
         "no kubelet plugin of driver {driver} is registered on node {node}: start the driver"
         " there again; the kubelet retries with backoff, so the pod starts a little later",
-        "노드 {node} 에 드라이버 {driver} 의 kubelet 플러그인이 등록되어 있지 않습니다: 그"
+        "노드 {node}에 드라이버 {driver}의 kubelet 플러그인이 등록되어 있지 않습니다: 그"
         " 노드에서 드라이버를 다시 띄우세요. kubelet 이 간격을 늘려 가며 다시 시도하므로 파드는"
         " 조금 뒤에 시작됩니다",
     ),
@@ -160,7 +160,7 @@ FEATURES: dict[str, tuple[str, str]] = {
         "the kubelet cannot reach the kubelet plugin of driver {driver} on node {node} (its"
         " socket does not answer): start the driver there again; the kubelet retries with"
         " backoff, so the pod starts a little later",
-        "kubelet 이 노드 {node} 에서 드라이버 {driver} 의 kubelet 플러그인에 닿지 못합니다 (소켓이"
+        "kubelet 이 노드 {node}에서 드라이버 {driver}의 kubelet 플러그인에 닿지 못합니다 (소켓이"
         " 응답하지 않음): 그 노드에서 드라이버를 다시 띄우세요. kubelet 이 간격을 늘려 가며 다시"
         " 시도하므로 파드는 조금 뒤에 시작됩니다",
     ),
@@ -172,14 +172,14 @@ FEATURES: dict[str, tuple[str, str]] = {
         "node {node}: driver {driver} publishes no ResourceSlice there any more, yet {n}"
         " claim(s) still hold its devices ({claims}); until the driver's kubelet plugin is back,"
         " no new pod can start with them",
-        "노드 {node}: 드라이버 {driver} 이(가) 이 노드의 ResourceSlice 를 더 이상 게시하지"
+        "노드 {node}: 드라이버 {driver}이(가) 이 노드의 ResourceSlice 를 더 이상 게시하지"
         " 않는데, 요청서 {n}개가 아직 그 장치를 할당받고 있습니다 ({claims}). 드라이버의 kubelet"
         " 플러그인이 돌아오기 전에는 이 장치로 새 파드를 시작할 수 없습니다",
     ),
     "node.vanished-pool": (
         "pool {pool}: driver {driver} publishes no ResourceSlice for it any more, yet {n}"
         " claim(s) still hold its devices ({claims})",
-        "풀 {pool}: 드라이버 {driver} 이(가) 이 풀의 ResourceSlice 를 더 이상 게시하지 않는데,"
+        "풀 {pool}: 드라이버 {driver}이(가) 이 풀의 ResourceSlice 를 더 이상 게시하지 않는데,"
         " 요청서 {n}개가 아직 그 장치를 할당받고 있습니다 ({claims})",
     ),
     "node.vanished-devices": (
@@ -192,7 +192,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     ),
     "why.bound-blocked": (
         "{pod} is bound to {node} but not running:",
-        "{pod} 은(는) {node} 에 배치됐지만 실행되지 않고 있습니다:",
+        "{pod}은(는) {node}에 배치됐지만 실행되지 않고 있습니다:",
     ),
     "why.kubelet": (
         "the kubelet said ({reason}{count}): {message}",
@@ -209,7 +209,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     "why.health-unmatched": (
         "{resource}: {health} (kubelet, container {container}); which device of claim {claim}"
         " it names cannot be told",
-        "{resource}: {health} (kubelet, 컨테이너 {container}); 요청서 {claim} 의 어느 장치인지"
+        "{resource}: {health} (kubelet, 컨테이너 {container}); 요청서 {claim}의 어느 장치인지"
         " 알 수 없습니다",
     ),
     "devices.summary.health": (

@@ -29,7 +29,7 @@ UI: dict[str, tuple[str, str]] = {
         "DRA 드라이버가 장치를 게시하기를 기다리는 중",
     ),
     "no-claims": ("no ResourceClaims yet", "아직 ResourceClaim이 없음"),
-    "no-match": ("no claim matches {filter!r}", "{filter!r}와 맞는 요청서가 없음"),
+    "no-match": ("no claim matches {filter!r}", "{filter!r}와(과) 맞는 요청서가 없음"),
     "no-selection": (
         "select a claim in the Claims pane or a device in the grid",
         "요청서 창에서 요청서를, 또는 그리드에서 장치를 고르세요",
@@ -89,7 +89,7 @@ UI: dict[str, tuple[str, str]] = {
     "not-yet": ("(not yet)", "(아직 없음)"),
     "pod.container": (
         "container {container} uses {claims}",
-        "컨테이너 {container} 이(가) 씀: {claims}",
+        "컨테이너 {container}이(가) 씀: {claims}",
     ),
     "slice.where": (
         "driver {driver}  node {node}  pool {pool}  generation {generation}"
@@ -114,11 +114,14 @@ UI: dict[str, tuple[str, str]] = {
     "hint": ("hint: {hint}", "힌트: {hint}"),
     "device": ("{n} device", "장치 {n}개"),
     "devices": ("{n} devices", "장치 {n}개"),
-    "class-missing": ("device class {name} does not exist", "DeviceClass {name} 이(가) 없음"),
+    "class-missing": ("device class {name} does not exist", "DeviceClass {name}이(가) 없음"),
     "class-admits": ("class admits {devices}", "클래스가 {devices} 허용"),
     "selectors-admit": ("selectors admit {n}", "선택식이 {n}개 허용"),
     "of-them-free": ("{n} of them free", "그중 {n}개 남음"),
-    "unchecked": ("{devices} could not be checked: {error}", "{devices}는 확인할 수 없음: {error}"),
+    "unchecked": (
+        "{devices} could not be checked: {error}",
+        "{devices}은(는) 확인할 수 없음: {error}",
+    ),
     "short": ("needs {needed}, {free} free", "{needed}개 필요, 남은 것 {free}개"),
     "short-all": (
         "needs all {n} matching devices, {free} free",
@@ -131,7 +134,7 @@ UI: dict[str, tuple[str, str]] = {
         "{need} 필요, 남은 것 {free}개: 충분함, 스케줄러를 기다리는 중",
     ),
     "scheduler": ("scheduler", "스케줄러"),
-    "said": ("{who} on pod {pod} ({reason}):", "파드 {pod} 에 대한 {who}의 말 ({reason}):"),
+    "said": ("{who} on pod {pod} ({reason}):", "파드 {pod}에 대한 {who}의 말 ({reason}):"),
     "unscheduled": ("pod {pod}: not scheduled yet", "파드 {pod}: 아직 배치되지 않음"),
     # the selector tool (`s`)
     "sel.title": ("Try a selector", "선택식 시험"),
@@ -142,7 +145,7 @@ UI: dict[str, tuple[str, str]] = {
     "sel.vocabulary": ("what a selector can read", "선택식이 읽을 수 있는 것"),
     "sel.match": ("match", "맞음"),
     "sel.no-match": ("no match", "안 맞음"),
-    "sel.not-in-class": ("not in class {name}", "클래스 {name} 에 들지 않음"),
+    "sel.not-in-class": ("not in class {name}", "클래스 {name}에 들지 않음"),
     "sel.hint": ("hint", "힌트"),
     "sel.fix": ("fix", "고침"),
     "sel.fix-note": ("(ctrl+f puts it in)", "(ctrl+f 로 넣기)"),
@@ -152,7 +155,7 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "sel.class-gone": (
         "DeviceClass {name} does not exist (any more)",
-        "DeviceClass {name} 이(가) (더는) 없음",
+        "DeviceClass {name}이(가) (더는) 없음",
     ),
     "sel.type": (
         "type a CEL expression, e.g. device.driver == '…'",
@@ -220,7 +223,7 @@ UI: dict[str, tuple[str, str]] = {
     ),
     "wire.wrong-shape": (
         "the API server sent {where} as {got}, not as {want}",
-        "API 서버가 {where} 를 {want} 이(가) 아니라 {got} (으)로 보냈습니다",
+        "API 서버가 {where}을(를) {want}이(가) 아니라 {got}(으)로 보냈습니다",
     ),
     "wire.endless-list": (
         "the list of {kind} does not end: {pages} pages ({mib} MiB) and the server still names"
@@ -265,7 +268,7 @@ UI: dict[str, tuple[str, str]] = {
     "group.capacity": ("capacity full", "용량 부족"),
     "why.counters": (
         "{n} blocked by counters ({devices}): the shared counters they need are used by {detail}",
-        "{n}개는 카운터가 모자라 막힘 ({devices}): 필요한 공유 카운터를 {detail} 이(가) 쓰고 있음",
+        "{n}개는 카운터가 모자라 막힘 ({devices}): 필요한 공유 카운터를 {detail}이(가) 쓰고 있음",
     ),
     "why.tainted": (
         "{n} tainted and not tolerated ({devices}): {detail}",
@@ -282,7 +285,7 @@ UI: dict[str, tuple[str, str]] = {
     "why.binding": (
         "{device} is allocated, waiting on binding conditions {conditions} ({left}s before the"
         " scheduler gives up)",
-        "{device} 은(는) 할당됐고 바인딩 조건 {conditions} 을(를) 기다리는 중"
+        "{device}은(는) 할당됐고 바인딩 조건 {conditions}을(를) 기다리는 중"
         " (스케줄러가 포기하기까지 {left}초)",
     ),
     "why.binding-failed": (

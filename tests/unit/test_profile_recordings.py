@@ -23,6 +23,8 @@ from tests.recorded import PROFILE_RECORDINGS, profile_recording, profile_snap, 
 
 FEATURE_PROFILES = [name for name in profiles.PROFILES if name != "lab"]
 RECORDINGS = [*FEATURE_PROFILES, "binding-fail"]
+# Recordings of a whole cluster rather than one feature (tests/unit/test_operator_recording.py).
+CLUSTER_RECORDINGS = ["operator"]
 MAX_BYTES = 400_000
 
 
@@ -98,11 +100,12 @@ def test_the_profile_recordings_ship_in_the_wheel_and_replay_by_name() -> None:
     shipped = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     assert shipped["tests/fixtures/profiles"] == "gsb_tui/data/profiles"
     assert demo_names()[0] == "lab"
-    assert set(RECORDINGS) <= set(demo_names())
-    for name in RECORDINGS:
+    assert set(RECORDINGS + CLUSTER_RECORDINGS) <= set(demo_names())
+    for name in RECORDINGS + CLUSTER_RECORDINGS:
         assert demo_recording(name).resolve() == profile_recording(name).resolve()
     assert demo_recording().name == "lab.jsonl"
-    assert {p.stem for p in PROFILE_RECORDINGS.glob("*.jsonl")} == set(RECORDINGS)
+    found = {p.stem for p in PROFILE_RECORDINGS.glob("*.jsonl")}
+    assert found == set(RECORDINGS + CLUSTER_RECORDINGS)
 
 
 def test_demo_says_what_it_takes_when_the_name_is_neither(

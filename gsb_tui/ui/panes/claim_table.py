@@ -52,6 +52,52 @@ class ClaimTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False, id="gsb.claims.pagedown"),
         Binding("home", "edge(0)", "First claim", show=False, id="gsb.claims.home"),
         Binding("end", "edge(1)", "Last claim", show=False, id="gsb.claims.end"),
+        # k9s habits: shift+letter sorts by that column, again reverses (claim_sort.py).
+        Binding(
+            "N",
+            "sort('name')",
+            "Sort by name",
+            show=False,
+            key_display="shift+n",
+            tooltip="Sort the claims by namespace/name (again: reversed)",
+            id="gsb.claims.sort.name",
+        ),
+        Binding(
+            "S",
+            "sort('state')",
+            "Sort by state",
+            show=False,
+            key_display="shift+s",
+            tooltip="Sort the claims by STATE (again: reversed)",
+            id="gsb.claims.sort.state",
+        ),
+        Binding(
+            "A",
+            "sort('age')",
+            "Sort by age",
+            show=False,
+            key_display="shift+a",
+            tooltip="Sort the claims by age, newest first (again: oldest first)",
+            id="gsb.claims.sort.age",
+        ),
+        Binding(
+            "D",
+            "sort('devices')",
+            "Sort by devices",
+            show=False,
+            key_display="shift+d",
+            tooltip="Sort the claims by how many devices they hold (again: reversed)",
+            id="gsb.claims.sort.devices",
+        ),
+        Binding(
+            "C",
+            "sort('consumers')",
+            "Sort by consumers",
+            show=False,
+            key_display="shift+c",
+            tooltip="Sort the claims by the pods using them (again: reversed)",
+            id="gsb.claims.sort.consumers",
+        ),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "claim-table--header",
@@ -67,6 +113,13 @@ class ClaimTable(ScrollView, can_focus=True):
         def __init__(self, key: str) -> None:
             super().__init__()
             self.key = key
+
+    class SortAsked(Message):
+        """A sort key was pressed: the pane owning the rows orders them."""
+
+        def __init__(self, column: str) -> None:
+            super().__init__()
+            self.column = column
 
     def __init__(self, headers: Sequence[str], *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
@@ -108,10 +161,24 @@ class ClaimTable(ScrollView, can_focus=True):
             self.cursor_row = self._index[before]
         self.cursor_row = max(0, min(self.cursor_row, len(self.rows) - 1))
         self._size_to_rows()
+        # Fewer rows than the scroll offset (a filter typed while scrolled down): back to
+        # where the rows are, or the table looks empty until Home.
+        top = max(0, len(self.rows) - max(1, self.scrollable_content_region.height - 1))
+        if self.scroll_offset.y > top:
+            self.scroll_to(y=top, animate=False, immediate=True)
+            self.refresh()
+            return
         if self.virtual_size != old_size:
             self.refresh()
             return
         self._refresh_changed(old_rows, old_cursor)
+
+    def set_headers(self, headers: Sequence[str]) -> None:
+        """New header words (the sort's arrow): only the header line changes."""
+        if tuple(headers) != self.headers:
+            self.headers = tuple(headers)
+            self._lines.clear()  # the header's cached line does not key on its words
+            self.refresh(Region(0, 0, self.size.width, 1))
 
     def _refresh_changed(self, old_rows: Sequence[TableRow], old_cursor: int) -> None:
         """Redraw only the visible lines whose row or cursor mark changed: a claim coming or
@@ -271,6 +338,9 @@ class ClaimTable(ScrollView, can_focus=True):
 
     def action_edge(self, end: int) -> None:
         self._user_move(len(self.rows) - 1 if end else 0)
+
+    def action_sort(self, column: str) -> None:
+        self.post_message(self.SortAsked(column))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

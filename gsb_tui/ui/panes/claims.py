@@ -1,5 +1,8 @@
 """The Claims pane: every ResourceClaim with STATE as kubectl prints it, its devices and the
-pods that consume it, filterable with `/`."""
+pods that consume it, filterable with `/`, sortable (claim_sort.py), of one namespace or all.
+
+The selection is always a row the table shows: when a filter or the namespace hides the
+selected claim, the first row shown is selected instead (none when no row is left)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
+from gsb_tui.ui.panes.claim_rows import cells, claim_row
+from gsb_tui.ui.panes.claim_sort import Sort, headers, next_sort, order
 from gsb_tui.ui.panes.claim_table import CELL_PADDING, ClaimTable, TableRow
 from gsb_tui.words import text
 
@@ -31,33 +36,6 @@ COLUMNS = ("CLAIM", "STATE", "DEVICES", "CONSUMERS")
 # Per claim: the row tuple, flag and short_names a table row was made from, its cells, the row.
 _Shown = tuple[tuple[str, str, str, str], str, bool, tuple[str, ...], TableRow]
 SHORT_NAMES_BELOW = 90  # pane width under which rows drop the (single) namespace
-STATE_STYLE = {"pending": "yellow", "allocated": "cyan", "allocated,reserved": "green"}
-
-
-def claim_row(
-    view: DraView, claim: Claim, show_pool: bool, lang: str = "en"
-) -> tuple[str, str, str, str]:
-    """The row as plain strings (the filter matches on these)."""
-    devices = ", ".join(f"{d.pool}/{d.device}" if show_pool else d.device for d in claim.devices)
-    consumers = [
-        c.name if c.resource == "pods" else f"podgroup/{c.name}"  # 1.37: held for a group's pods
-        for c in claim.reserved_for
-        if c.resource == "pods" or c.pod_group
-    ]
-    if not consumers:
-        # A pending claim has no reservedFor yet; name who is waiting for it.
-        waiting = [p.name for p in view.pods_of_claim(claim)]
-        consumers = [text(lang, "waiting-pod", pod=name) for name in waiting]
-    return (f"{claim.namespace}/{claim.name}", claim.state, devices or "-", ", ".join(consumers))
-
-
-def _cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
-    name, flag, state, devices, consumers = shown
-    cell = Text(name)
-    if flag:  # the marker only: the grid cell's title and the details say what it is
-        cell = Text.assemble((f"{MARK} ", "bold red"), cell)
-    state_cell = Text(state, style=STATE_STYLE.get(state, ""))
-    return (cell, state_cell, Text(devices), Text(consumers))
 
 
 class ClaimFilter(Input):
@@ -93,6 +71,10 @@ class ClaimsPane(Pane):
         # Per column, how many rows have each width: a row coming or going moves the natural
         # width without measuring every row again.
         self._widths: list[Counter[int]] = [Counter() for _ in COLUMNS]
+        self.scope: str | None = None  # the namespace shown (None: all)
+        self.sort: Sort | None = None  # None: by namespace/name, as self._keys are
+        self._order: list[ClaimKey] = []  # the rows' keys as the table shows them
+        self._position: dict[ClaimKey, int] = {}
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -114,7 +96,11 @@ class ClaimsPane(Pane):
         return self.query_one(ClaimFilter)
 
     def visible_keys(self) -> list[ClaimKey]:
-        return [key for key, _, _ in self.rows]
+        """The claims the table shows, top to bottom."""
+        return list(self._order)
+
+    def shows(self, key: ClaimKey | None) -> bool:
+        return key in self._position
 
     def flag_of(self, key: ClaimKey) -> str:
         """The warning marker shown on a claim's row ("" when none)."""
@@ -127,7 +113,10 @@ class ClaimsPane(Pane):
         snap = view.snapshot
         notice = kind_notice(snap, Kind.CLAIMS, self.info, self.lang, has_data=bool(view.claims))
         self.set_notice(notice)
-        self.table.set_empty("" if view.claims else text(self.lang, "no-claims"))
+        if self.scope is not None and not any(ns == self.scope for ns, _ in view.claims):
+            self.table.set_empty(text(self.lang, "ns.empty", ns=self.scope))
+        else:
+            self.table.set_empty("" if view.claims else text(self.lang, "no-claims"))
         filter_box = self.filter_box
         if notice is None and not filter_box.value:
             filter_box.display = False
@@ -159,21 +148,25 @@ class ClaimsPane(Pane):
         if view is None:
             return
         show_pool = view.several_pools()
-        namespaces = view.claim_namespaces()
+        scope = self.scope
+        namespaces = view.claim_namespaces() if scope is None else frozenset({scope})
         # Narrow and one namespace: say the namespace once, in the title, not on every row.
         self.short_names = self.size.width < SHORT_NAMES_BELOW and len(namespaces) == 1
         base = text(self.lang, "claims")
-        self.set_title(f"{base} · ns {next(iter(namespaces))}" if self.short_names else base)
+        one = scope if scope is not None else next(iter(namespaces), "")
+        self.set_title(f"{base} · ns {one}" if self.short_names or scope else base)
         needle = self.filter.lower()
         by_claim = self.flags.by_claim
         changed = None if force or needle else self._changed_claims(view, show_pool, by_claim)
-        self._filled = (view, show_pool, self.short_names, by_claim, needle)
+        self._filled = (view, show_pool, self.short_names, by_claim, needle, scope)
         if changed is not None:
             if changed:
                 self._patch_rows(view, changed, show_pool, by_claim)
             return
         rows = []
         for key in sorted(view.claims):
+            if scope is not None and key[0] != scope:
+                continue
             row = self._claim_row(view, view.claims[key], show_pool)
             warned = by_claim.get(key)
             flag = short(warned, self.lang) if warned else ""
@@ -203,8 +196,9 @@ class ClaimsPane(Pane):
         last = self._filled
         if last is None or self.table.row_count != len(self.rows):
             return None
-        before, pool_before, short_before, warned_before, needle_before = last
-        if (pool_before, short_before, needle_before) != (show_pool, self.short_names, ""):
+        before, pool_before, short_before, warned_before, needle_before, scope_before = last
+        now = (show_pool, self.short_names, "", self.scope)
+        if (pool_before, short_before, needle_before, scope_before) != now:
             return None
         if view._pods_by_claim is not before._pods_by_claim or by_claim != warned_before:
             return None
@@ -228,6 +222,8 @@ class ClaimsPane(Pane):
             if claim is None:
                 self._rows_by_claim.pop(key, None)
                 self._shown.pop(key, None)
+                continue
+            if self.scope is not None and key[0] != self.scope:
                 continue
             warned = by_claim.get(key)
             entry = (
@@ -293,7 +289,13 @@ class ClaimsPane(Pane):
                 row = self._row(f"{key[0]}/{key[1]}", shown)
             shown_rows[key] = (cells, flag, short_names, shown, row)
         self._shown = shown_rows
-        self.table.set_rows([shown_rows[key][4] for key in self._keys])
+        view = self.view
+        if self.sort is None or view is None:
+            self._order = self._keys
+        else:
+            self._order = order(self.rows, self.sort, view.claims)
+        self._position = {key: i for i, key in enumerate(self._order)}
+        self.table.set_rows([shown_rows[key][4] for key in self._order])
 
     def _rows_of(
         self, keys: frozenset[ClaimKey]
@@ -310,9 +312,9 @@ class ClaimsPane(Pane):
 
         DataTable's own auto widths are measured later (on idle) and its rendered cells are
         cached without them, so after a resize claim names stayed cut at the old width."""
+        heads = headers(COLUMNS, self.sort)
         natural = [
-            max(len(c), max(count, default=0))
-            for c, count in zip(COLUMNS, self._widths, strict=True)
+            max(len(c), max(count, default=0)) for c, count in zip(heads, self._widths, strict=True)
         ]
         padding = 2 * CELL_PADDING
         room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
@@ -326,22 +328,63 @@ class ClaimsPane(Pane):
             excess = sum(widths) - room
             if excess <= 0:
                 break
-            widths[i] = max(len(COLUMNS[i]), widths[i] - excess)
+            widths[i] = max(len(heads[i]), widths[i] - excess)
         self.table.set_widths(widths)
 
     @staticmethod
     def _row(row_key: str, shown: tuple[str, ...]) -> TableRow:
-        return TableRow(row_key, partial(_cells, shown))
+        return TableRow(row_key, partial(cells, shown))
 
-    def _place_cursor(self) -> None:
-        keys = self.visible_keys()
-        if self.selected in keys:
-            self.table.move_cursor(keys.index(self.selected))
+    def _place_cursor(self, announce: bool = True) -> None:
+        """The cursor on the selected claim; when the table does not show it, on the first
+        row shown, selected (and said with ClaimSelected when `announce`)."""
+        at = self._position.get(self.selected) if self.selected is not None else None
+        if at is None:
+            first = self._order[0] if self._order else None
+            if first == self.selected:
+                return
+            self.selected = first
+            if announce:
+                self.post_message(ClaimSelected(first))
+            at = 0
+        self.table.move_cursor(at)
 
-    def select(self, key: ClaimKey | None) -> None:
-        """Select a claim from elsewhere (a device cell); the table follows without echoing."""
+    def select(self, key: ClaimKey | None) -> ClaimKey | None:
+        """Select a claim from elsewhere (a device cell); the table follows without echoing.
+        The claim selected is returned: the first row shown when this one is not."""
         self.selected = key
-        self._place_cursor()
+        self._place_cursor(announce=False)
+        return self.selected
+
+    def reveal(self, key: ClaimKey) -> bool:
+        """Make the table show this claim: the `/` filter is cleared when it hides it. False
+        when the namespace in effect hides it (the caller decides whether to switch)."""
+        if self.shows(key):
+            return True
+        if self.scope is not None and key[0] != self.scope:
+            return False
+        if self.filter:
+            self.filter = ""
+            self.filter_box.value = ""
+            self.filter_box.display = False
+            self.set_subtitle("")
+            self._fill()
+        return self.shows(key)
+
+    def set_scope(self, namespace: str | None) -> None:
+        """Show only this namespace's claims (None: every namespace)."""
+        if namespace != self.scope:
+            self.scope = namespace
+            self.set_subtitle("")
+            if self.view is not None:
+                self.show(self.view, self.flags)
+
+    @on(ClaimTable.SortAsked)
+    def _sort_asked(self, event: ClaimTable.SortAsked) -> None:
+        event.stop()
+        self.sort = next_sort(self.sort, event.column)
+        self.table.set_headers(headers(COLUMNS, self.sort))
+        self._fill(force=True)
 
     @on(ClaimTable.Highlighted)
     def _row_highlighted(self, event: ClaimTable.Highlighted) -> None:
@@ -371,4 +414,11 @@ class ClaimsPane(Pane):
         event.stop()
         if not event.value.strip():
             self.filter_box.display = False
+        # Enter picks the row under the cursor (the only one, with a single match).
+        key = self.table.cursor_key
+        if key is not None:
+            namespace, _, name = key.partition("/")
+            if (namespace, name) != self.selected:
+                self.selected = (namespace, name)
+                self.post_message(ClaimSelected(self.selected))
         self.table.focus()

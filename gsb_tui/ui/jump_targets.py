@@ -1,0 +1,212 @@
+"""What `:` can jump to: every pane, namespace, node, pool, device, claim and pod of one DraView,
+built once per view, and a fuzzy match over them (subsequence, best first).
+
+At 10,000 devices there are ~20,000 targets: each keystroke tests them with one compiled
+pattern (narrowing the last keystroke's matches when the text only grew) and ranks only the
+matches, keeping the best `limit`; hints (state, holder, counts) are worded only for the rows shown.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.view import DraView
+from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
+from gsb_tui.words import text
+
+# The kinds in the order an empty query lists them; "pane" targets focus a pane.
+KINDS = ("pane", "namespace", "node", "pool", "claim", "pod", "device")
+# A first word naming a kind (k9s habits: `:ns`, `:po`) narrows the search to that kind.
+ALIASES = {
+    "pane": "pane",
+    "panes": "pane",
+    "ns": "namespace",
+    "namespace": "namespace",
+    "namespaces": "namespace",
+    "no": "node",
+    "node": "node",
+    "nodes": "node",
+    "pool": "pool",
+    "pools": "pool",
+    "dev": "device",
+    "device": "device",
+    "devices": "device",
+    "claim": "claim",
+    "claims": "claim",
+    "resourceclaim": "claim",
+    "resourceclaims": "claim",
+    "po": "pod",
+    "pod": "pod",
+    "pods": "pod",
+}
+# Panes as `:` offers them, with the kinds they show (what a kubectl user types).
+PANE_KINDS = (
+    ("grid", "ResourceSlice devices"),
+    ("slices", "ResourceSlices"),
+    ("claims", "ResourceClaims"),
+    ("details", "ResourceClaim"),
+    ("checklist", "lab"),
+)
+LIMIT = 50  # rows shown at most: ranking every match of "g" at 10,000 devices is not needed
+_BOUNDARY = "/-._: "
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(name: str) -> tuple[object, ...]:
+    """lab-node-2 before lab-node-10."""
+    return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(name))
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    kind: str  # one of KINDS
+    name: str  # what is shown and matched
+    # pane id, namespace (None: all), node, (driver, pool), DeviceId, claim key or pod key
+    ref: object
+
+
+def build_targets(view: DraView, lang: str = "en") -> tuple[Target, ...]:
+    out = [
+        Target("pane", f"{text(lang, pane)} ({kinds})", pane) for pane, kinds in PANE_KINDS
+    ]
+    namespaces = {ns for ns, _ in view.claims} | {ns for ns, _ in view.pods}
+    out.append(Target("namespace", text(lang, "jump.all-namespaces"), None))
+    out += [Target("namespace", ns, ns) for ns in sorted(namespaces, key=natural_key)]
+    out += [Target("node", node, node) for node in sorted(view.nodes(), key=natural_key)]
+    pools = {(d.id.driver, d.id.pool) for d in view.devices}
+    for driver, pool in sorted(pools, key=lambda p: (natural_key(p[1]), p[0])):
+        out.append(Target("pool", f"{pool} ({driver})", (driver, pool)))
+    out += [Target("claim", f"{ns}/{name}", (ns, name)) for ns, name in sorted(view.claims)]
+    out += [Target("pod", f"{ns}/{name}", (ns, name)) for ns, name in sorted(view.pods)]
+    devices = sorted(view.devices, key=lambda d: (natural_key(d.node), natural_key(d.name)))
+    out += [Target("device", device_name(d.id, d.node), d.id) for d in devices]
+    return tuple(out)
+
+
+def device_name(device: DeviceId, node: str) -> str:
+    """node/device, or node/pool/device where the pool is not named after the node."""
+    parts = [node] if node else []
+    if device.pool != node:
+        parts.append(device.pool)
+    return "/".join([*parts, device.device])
+
+
+def split_kind(query: str) -> tuple[str | None, str]:
+    """("pod", "dra") for "pod dra" or "pod:dra"; (None, query) when no kind is named."""
+    query = query.strip().lower()
+    for sep in (" ", ":"):
+        head, found, rest = query.partition(sep)
+        if found and head in ALIASES:
+            return ALIASES[head], rest.strip()
+    return None, query
+
+
+def score(needle: str, hay: str) -> int:
+    """Higher is better: a whole name or segment, then a prefix or a word start, then an early
+    and tight subsequence; shorter names first among equals. hay holds the needle in order."""
+    at = hay.find(needle)
+    if at >= 0:
+        value = 1000 - 2 * at
+        if at == 0 or hay[at - 1] in _BOUNDARY:
+            value += 100
+        end = at + len(needle)
+        if end == len(hay) or hay[end] in _BOUNDARY:
+            value += 60  # gpu-1 before gpu-10
+        if hay == needle:
+            value += 200
+        return value - len(hay) // 4
+    value, last = 500, -1
+    for char in needle:
+        found = hay.find(char, last + 1)
+        if found < 0:
+            return 0
+        if last >= 0:
+            value -= 3 * (found - last - 1)
+        if found == 0 or hay[found - 1] in _BOUNDARY:
+            value += 10
+        last = found
+    return value - len(hay) // 4
+
+
+class TargetIndex:
+    """The targets of one view, searched as the user types; `counts` holds what the hints say
+    per node, pool and namespace (counted once, not per row shown)."""
+
+    def __init__(
+        self, targets: Sequence[Target], counts: Mapping[tuple[str, object], int] | None = None
+    ) -> None:
+        self.targets = tuple(targets)
+        self.counts: Mapping[tuple[str, object], int] = counts or {}
+        self._names = [t.name.lower() for t in self.targets]
+        self._by_kind: dict[str | None, list[int]] = {None: list(range(len(self.targets)))}
+        for i, target in enumerate(self.targets):
+            self._by_kind.setdefault(target.kind, []).append(i)
+        self._last: tuple[str | None, str, list[int]] | None = None
+
+    def count(self, kind: str) -> int:
+        return len(self._by_kind.get(kind, ()))
+
+    def search(self, query: str, limit: int = LIMIT) -> tuple[list[Target], int]:
+        """The best `limit` targets for the query, and how many match in all."""
+        kind, needle = split_kind(query)
+        pool = self._by_kind.get(kind, [])
+        last = self._last
+        if last is not None and last[0] == kind and needle.startswith(last[1]):
+            pool = last[2]  # the text grew: only the last matches can still match
+        if needle:
+            pattern = re.compile(".*?".join(map(re.escape, needle)))
+            names = self._names
+            matches = [i for i in pool if pattern.search(names[i])]
+            best = heapq.nsmallest(limit, matches, key=lambda i: (-score(needle, names[i]), i))
+        else:
+            matches = pool
+            best = matches[:limit]
+        self._last = (kind, needle, matches)
+        return [self.targets[i] for i in best], len(matches)
+
+
+def build_index(view: DraView, lang: str = "en") -> TargetIndex:
+    counts: Counter[tuple[str, object]] = Counter()
+    for device in view.devices:
+        counts["node", device.node] += 1
+        counts["pool", (device.id.driver, device.id.pool)] += 1
+    for ns, _ in view.claims:
+        counts["namespace", ns] += 1
+    counts["namespace", None] = len(view.claims)
+    return TargetIndex(build_targets(view, lang), counts)
+
+
+def state_word(view: DraView, device: DeviceId, lang: str) -> str:
+    """A device's state as its grid cell words it."""
+    state = view.state(device)
+    return state if state in STATUSES else text(lang, f"feat.state.{state}")
+
+
+def hint(view: DraView, index: TargetIndex, target: Target, lang: str) -> str:
+    """A few words beside a target: counts, state, holder (for the rows shown only)."""
+    ref, kind = target.ref, target.kind
+    if kind == "namespace":
+        return text(lang, "jump.hint.claims", n=index.counts.get((kind, ref), 0))
+    if kind in ("node", "pool"):
+        return text(lang, "jump.hint.devices", n=index.counts.get((kind, ref), 0))
+    if kind == "claim" and isinstance(ref, tuple):
+        claim = view.claims.get(ref)
+        if claim is None:
+            return ""
+        return f"{claim.state} · {text(lang, 'jump.hint.devices', n=len(claim.devices))}"
+    if kind == "pod" and isinstance(ref, tuple):
+        pod = view.pods.get(ref)
+        return f"{pod.phase or '-'} · {pod.node or '-'}" if pod is not None else ""
+    if kind == "device" and isinstance(ref, DeviceId):
+        occ = view.occupancy.get(ref)
+        if occ is None:
+            return ""
+        state = state_word(view, ref, lang)
+        holders = ", ".join(c.name for c in occ.holders)
+        return f"{state} · {holders}" if holders else state
+    return ""
