@@ -1,9 +1,13 @@
-"""The user's config file, $XDG_CONFIG_HOME/gsb-tui/config.toml: for now one table, [keymap],
-mapping a binding id (`?` lists them) to the keys that run it, in Textual's syntax:
+"""The user's config file, $XDG_CONFIG_HOME/gsb-tui/config.toml: [keymap], mapping a binding id
+(`?` lists them) to the keys that run it, in Textual's syntax, and [layout] (`lab = false`
+hides the Lab pane, for operators):
 
     [keymap]
     "gsb.yaml" = "Y"
     "gsb.quit" = "q,ctrl+q"
+
+    [layout]
+    lab = false
 
 Pure (no Textual) and bounded: only a regular file of at most 64 KiB is read, and opening never
 blocks (a FIFO in its place is refused before it is opened). Nothing here raises: each thing
@@ -38,6 +42,7 @@ class UserConfig:
 
     keymap: dict[str, str] = field(default_factory=dict)
     problems: list[Text] = field(default_factory=list)
+    lab_pane: bool = True  # [layout] lab: the Lab checklist shown
 
 
 @dataclass(frozen=True)
@@ -110,9 +115,11 @@ def _cannot_read(exc: OSError) -> Text:
 def _validate(
     path: Path, document: dict[str, Any], known_ids: Collection[str] | None
 ) -> UserConfig:
-    config = UserConfig()
+    problems: list[Text] = []
+    lab_pane = _layout(path, document.get("layout", {}), problems)
+    config = UserConfig(problems=problems, lab_pane=lab_pane)
     for name in document:
-        if name != "keymap":
+        if name not in ("keymap", "layout"):
             config.problems.append(t("config.unknown-setting", path=path, name=_shown(name)))
     table = document.get("keymap")
     if table is None:
@@ -141,6 +148,21 @@ def _validate(
     return config
 
 
+def _layout(path: Path, table: object, problems: list[Text]) -> bool:
+    """[layout]'s `lab` (True when absent or wrong; each thing wrong said in `problems`)."""
+    if not isinstance(table, dict):
+        problems.append(t("config.layout-not-table", path=path, type=_toml_type(table)))
+        return True
+    for name in table:
+        if name != "lab":
+            problems.append(t("config.layout-unknown", path=path, name=_shown(name)))
+    lab = table.get("lab", True)
+    if not isinstance(lab, bool):
+        problems.append(t("config.layout-not-bool", path=path, type=_toml_type(lab)))
+        return True
+    return lab
+
+
 def refuse_clashes(
     config: UserConfig,
     path: Path,
@@ -158,7 +180,7 @@ def refuse_clashes(
         problems.append(
             t("config.key-taken", path=path, id=_shown(binding_id), key=_shown(key), other=other)
         )
-    return UserConfig(keymap, problems)
+    return UserConfig(keymap, problems, config.lab_pane)
 
 
 def _first_clash(

@@ -10,14 +10,19 @@ a worker thread, with a time budget (devices it does not reach are marked, not g
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gsb_tui.dra.model import Device
+from gsb_tui.dra.model import Device, DeviceClass
 from gsb_tui.dra.occupancy import Occupancy
 from gsb_tui.dra.view import DraView
 
+if TYPE_CHECKING:  # the CEL package is imported when a selector is first tried
+    from gsb_tui.dra.cel import Selector
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class DeviceVerdict:
     device: Device
     verdict: str  # "match", "no-match", "class" (the class rejects it), "error", "" (not tried)
@@ -40,6 +45,7 @@ class Trial:
     hint: str = ""
     fix: str = ""  # the corrected expression, when there is an obvious one
     note: str = ""  # why nothing was evaluated (no expression, class gone)
+    stopped: bool = False  # ended early: a newer trial was wanted (never shown)
 
     @property
     def matches(self) -> tuple[DeviceVerdict, ...]:
@@ -64,22 +70,82 @@ def vocabulary(view: DraView) -> list[tuple[str, list[str]]]:
     return [(key, sorted(names)) for key, names in found.items()]
 
 
+# What a trial shows beside the verdicts is the same for every expression tried on one view:
+# kept for the last view's devices, occupancy and availability (the very same objects while
+# nothing they come from changed), so a keystroke only evaluates the selector.
+_Row = tuple[Device, Occupancy | None, str, bool]
+_facts: tuple[object, object, object, tuple[_Row, ...]] | None = None
+# The DeviceClass selectors' verdict per device, for the last (devices, class) tried.
+_admitted: tuple[object, object, tuple[tuple[str, str], ...]] | None = None
+STOP_EVERY = 256  # devices between two looks at `stop`
+
+
+def _rows(view: DraView) -> tuple[_Row, ...]:
+    """(device, occupancy, state, allocatable) of every device, once per view content."""
+    global _facts
+    found = _facts
+    if (
+        found is not None
+        and found[0] is view.devices
+        and found[1] is view.occupancy
+        and found[2] is view.availability
+    ):
+        return found[3]
+    free = view.allocatable()  # the ledger's "free": one definition for every pane
+    occupancy = view.occupancy
+    rows = tuple((d, occupancy.get(d.id), view.state(d.id), d.id in free) for d in view.devices)
+    _facts = (view.devices, view.occupancy, view.availability, rows)
+    return rows
+
+
+def _class_verdicts(
+    view: DraView, cls: DeviceClass, selectors: list[Selector], deadline: float | None
+) -> tuple[tuple[str, str], ...]:
+    """("", "") where the class admits a device, else ("class", why), or ("error", why) when
+    the deadline came first (then nothing is kept for the next trial)."""
+    global _admitted
+    found = _admitted
+    if found is not None and found[0] is view.devices and found[1] is cls:
+        return found[2]
+    out = []
+    complete = True
+    for device in view.devices:
+        said, error = "", ""
+        for i, class_selector in enumerate(selectors):
+            outcome = class_selector.evaluate(device, deadline)
+            if outcome.unfinished:
+                said, error = "error", outcome.error
+                complete = False
+                break
+            if outcome.error:
+                said, error = "class", f"class selector #{i}: {outcome.error}"
+                break
+            if not outcome.matched:
+                said = "class"
+                break
+        out.append((said, error))
+    verdicts = tuple(out)
+    if complete:
+        _admitted = (view.devices, cls, verdicts)
+    return verdicts
+
+
 def try_selector(
-    view: DraView, expression: str, device_class: str = "", budget: float | None = None
+    view: DraView,
+    expression: str,
+    device_class: str = "",
+    budget: float | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Trial:
     """Every device's verdict; with a `budget` (seconds), devices not reached in time get the
-    "error" verdict saying so."""
+    "error" verdict saying so. `stop()`, asked every few hundred devices, ends the trial early
+    (Trial.stopped: a newer one is wanted)."""
     from gsb_tui.dra.cel import CelCompileError, compile_selector
 
-    free = view.allocatable()  # the ledger's "free": one definition for every pane
-
-    def verdict(device: Device, said: str, error: str = "") -> DeviceVerdict:
-        occupancy = view.occupancy.get(device.id)
-        state = view.state(device.id)
-        return DeviceVerdict(device, said, error, occupancy, state, device.id in free)
+    rows = _rows(view)
 
     def untried(note: str) -> Trial:
-        devices = tuple(verdict(d, "") for d in view.devices)
+        devices = tuple(DeviceVerdict(d, "", "", o, s, a) for d, o, s, a in rows)
         return Trial(expression, device_class, devices, note=note)
 
     expression = expression.strip()
@@ -94,24 +160,17 @@ def try_selector(
         class_selectors = [compile_selector(e, driver=driver) for e in cls.selectors] if cls else []
     except CelCompileError as exc:
         return Trial(expression, device_class, (), error=exc.message, hint=exc.hint, fix=exc.fix)
-    out = []
     deadline = None if budget is None else time.monotonic() + budget
-    for device in view.devices:
-        said, error = "", ""
-        for i, class_selector in enumerate(class_selectors):
-            outcome = class_selector.evaluate(device, deadline)
-            if outcome.unfinished:
-                said, error = "error", outcome.error
-                break
-            if outcome.error:
-                said, error = "class", f"class selector #{i}: {outcome.error}"
-                break
-            if not outcome.matched:
-                said = "class"
-                break
+    admitted = _class_verdicts(view, cls, class_selectors, deadline) if cls else None
+    out = []
+    make = DeviceVerdict
+    for i, (device, occupancy, state, allocatable) in enumerate(rows):
+        if stop is not None and i % STOP_EVERY == 0 and stop():
+            return Trial(expression, device_class, (), stopped=True)
+        said, error = admitted[i] if admitted is not None else ("", "")
         if not said:
             outcome = selector.evaluate(device, deadline)
             said = "error" if outcome.error else "match" if outcome.matched else "no-match"
             error = outcome.error
-        out.append(verdict(device, said, error))
+        out.append(make(device, said, error, occupancy, state, allocatable))
     return Trial(expression, device_class, tuple(out))

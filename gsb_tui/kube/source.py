@@ -49,6 +49,8 @@ class ReplaySource:
 
     The recording is streamed (read line by line on each pass, never held whole), so its size
     does not bound the replay; lines that are not changes are skipped and counted in `stats`.
+    `pause(True)` holds the next change back until `pause(False)`; `mark` is the last MARK
+    played (the scenario's step, as the recording names it).
     """
 
     def __init__(
@@ -61,6 +63,19 @@ class ReplaySource:
         self.mark_pause = mark_pause  # extra seconds to hold each MARK (a lab step) on screen
         self.stats = ReadStats()  # of the pass under way (or the last one)
         self.info = SourceInfo(context="demo", server=str(path), namespace="dra-lab", live=False)
+        self.mark = ""
+        self._playing = asyncio.Event()  # set: playing; clear: paused
+        self._playing.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._playing.is_set()
+
+    def pause(self, paused: bool) -> None:
+        if paused:
+            self._playing.clear()
+        else:
+            self._playing.set()
 
     def drawn(self) -> None:
         pass  # a recording has nothing to hold back
@@ -78,6 +93,10 @@ class ReplaySource:
                     await asyncio.sleep(0)
                     handed_back = time.monotonic()
                 previous = max(previous, at)
+                if not self._playing.is_set():
+                    await self._playing.wait()
+                if change.type == "MARK":
+                    self.mark = change.label
                 emit(change)
                 if change.type == "MARK" and self.speed > 0 and self.mark_pause:
                     await asyncio.sleep(self.mark_pause / self.speed)

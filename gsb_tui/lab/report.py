@@ -12,7 +12,7 @@ from gsb_tui.lab.files import LabFiles
 from gsb_tui.lab.findings import Finding
 from gsb_tui.lab.steps import STEP_IDS, step
 from gsb_tui.lab.verdict import Status, Verdict
-from gsb_tui.words import is_korean, localize
+from gsb_tui.words import is_korean, localize, text
 
 
 def evaluate(
@@ -89,7 +89,8 @@ _STATUS_KO: dict[Status, str] = {
 
 
 def status_label(status: Status, lang: str) -> str:
-    return _STATUS_KO[status] if is_korean(lang) else status
+    # Worded, never the id ("in progress", not "in-progress"): the id is for --json.
+    return _STATUS_KO[status] if is_korean(lang) else text("en", f"status.{status}")
 
 
 def sub_mark(ok: bool | None) -> str:

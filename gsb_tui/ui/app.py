@@ -37,10 +37,12 @@ from gsb_tui.ui.messages import (
     VerdictsReady,
 )
 from gsb_tui.ui.pacing import GC_HOLD_MAX_S, AfterFrame, ChangeFilter, FirstLists, GcHold
+from gsb_tui.ui.palette import LocalPalette
 from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
 from gsb_tui.ui.run import write_crash_log  # with run_dashboard, which prints its line
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
+from gsb_tui.ui.screens.layout_keys import ScenarioMarked
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.words import localize, text
 
@@ -55,7 +57,7 @@ if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first
     from gsb_tui.lab.verdict import Verdict
 
 
-class GsbApp(App[int]):
+class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's language
     TITLE = "gsb-tui"
     CSS_PATH = str(stylesheet_path())
     COMMANDS = App.COMMANDS | {DashboardCommands}
@@ -127,6 +129,7 @@ class GsbApp(App[int]):
         self._hold_timer: Timer | None = None
         self.after_frame = AfterFrame(self.set_timer)  # jobs that wait for a frame written
         self.dashboard = DashboardScreen(source.info, lang)
+        self.dashboard.lab_shown = self.config.lab_pane  # [layout] lab = false: operators
 
     def get_default_screen(self) -> Screen[Any]:
         return self.dashboard
@@ -162,6 +165,8 @@ class GsbApp(App[int]):
         if self.changes.unseen(change):  # a node's heartbeat, a retry saying the same
             self.dropped_changes += 1
             return
+        if change.type == "MARK":  # a replay's scenario step, for the header
+            self.dashboard.post_message(ScenarioMarked(change.label))
         if self.store.apply(change):
             self.post_message(StoreChanged())
 
@@ -315,7 +320,7 @@ class GsbApp(App[int]):
         self, before: Sequence[Verdict] | None, after: Sequence[Verdict] | None
     ) -> None:
         """Say so when a step turns green (not for steps already green when gsb-tui started)."""
-        if not before or not after:
+        if not before or not after or not self.dashboard.lab_shown:
             return
         was_green = {v.step for v in before if v.ok}
         for verdict in after:

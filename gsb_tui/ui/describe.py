@@ -14,7 +14,7 @@ import yaml
 from rich.cells import cell_len
 from rich.text import Text
 
-from gsb_tui.dra.model import Claim, Event, Pod, Request, Slice
+from gsb_tui.dra.model import Claim, Event, Pod, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.ui.explain import (
@@ -22,27 +22,21 @@ from gsb_tui.ui.explain import (
     ClaimPreview,
     claim_preview,
     needs_why,
-    preview_lines,
     why_pending,
     wrapped,
 )
 from gsb_tui.ui.features import (
-    counter_lines,
-    device_features,
     device_status_lines,
     result_facts,
-    slice_where,
-    state_word,
 )
 from gsb_tui.ui.node_half import (
-    HEALTH_STYLE,
     blocker_lines,
     blockers_of_claim,
-    health_badge,
     pod_health_lines,
     result_health_lines,
     unmatched_lines,
 )
+from gsb_tui.ui.outcomes import preview_lines
 from gsb_tui.words import localize, text
 
 RECENT_EVENTS = 6
@@ -104,11 +98,17 @@ def _event_lines(
         out.append(f"{count}\n  {event.message}\n")
 
 
+def about(events: Iterable[Event], uid: str) -> list[Event]:
+    """The events about the object of this uid: an earlier object of the same name (a pod
+    deleted and made again) had another uid. Events that carry no uid are kept."""
+    return [e for e in events if not e.object_uid or not uid or e.object_uid == uid]
+
+
 def claim_events(view: DraView, claim: Claim) -> list[Event]:
-    """Events about the claim and the pods that use it, oldest first."""
-    events = list(view.events_for("ResourceClaim", claim.namespace, claim.name))
+    """Events about the claim and the pods that use it (these very objects), oldest first."""
+    events = about(view.events_for("ResourceClaim", claim.namespace, claim.name), claim.uid)
     for pod in view.pods_of_claim(claim):
-        events.extend(view.events_for("Pod", pod.namespace, pod.name))
+        events.extend(about(view.events_for("Pod", pod.namespace, pod.name), pod.uid))
     return sorted(events, key=lambda e: e.last_seen)
 
 
@@ -130,10 +130,15 @@ def claim_details(
     width: int = DEFAULT_WIDTH,
     lang: str = "en",
     now: datetime | None = None,
+    unfolded: bool = False,
+    folded: list[bool] | None = None,
 ) -> Text:
-    """What the Claim details pane shows for one claim; `preview` adds which devices each
-    request's selectors admit, and wraps to `width` columns. `now` (default: the clock) times
-    binding conditions against the scheduler's timeout."""
+    """What the Claim details pane shows for one claim, the answer first: why it waits (the
+    allocator's verdict and blockers) or why its pod does not start, then what it holds and
+    for whom, then its requests. `preview` adds which devices each request's selectors admit,
+    each group's names listed (`unfolded`) or one line each; `folded`, when given, gets True
+    appended if some names were not shown. Wrapped to `width` columns; `now` (default: the
+    clock) times binding conditions against the scheduler's timeout."""
     warnings = list(warnings)
     now = now if now is not None else datetime.now(UTC)
     out = Text()
@@ -146,6 +151,27 @@ def claim_details(
         out.append(f"  {text(lang, 'from-template')}\n", style="dim")
     if claim.extended:
         out.append(f"{text(lang, 'feat.extended')}\n", style="dim")
+    if needs_why(view, claim):
+        _heading(out, text(lang, "h.why"))
+        why_pending(out, view, claim, preview, width, lang, now.timestamp())
+    not_started = blockers_of_claim(view, claim)  # placed; the kubelet does not start them
+    if not_started:
+        _heading(out, text(lang, "kubelet.h.why"))
+        for _pod, blocker in not_started:
+            blocker_lines(out, view, blocker, width, lang)
+    _result_lines(out, view, claim, width, lang, now)
+    _consumer_lines(out, view, claim, lang)
+    pods = view.pods_of_claim(claim)
+    found = claim_warnings(claim, pods, warnings)
+    if found:
+        _heading(out, text(lang, "h.warnings"))
+        for warning in found:
+            _warning_lines(out, warning, width, lang)
+    elsewhere = [w for w in warnings if w.code in POD_WARNINGS and w not in found]
+    if elsewhere:
+        _heading(out, text(lang, "h.other-pods"))
+        for warning in elsewhere:
+            _warning_lines(out, warning, width, lang)
     _heading(out, text(lang, "h.requests"))
     for request in claim.requests:
         _request_lines(out, request, lang=lang)
@@ -158,7 +184,19 @@ def claim_details(
             if request.alternatives:
                 out.append(f"    {leaf.name}\n", style="dim")
             blocked = preview.blockers.get(leaf.name)
-            preview_lines(out, view, found_preview, "    ", width, claim.devices, lang, blocked)
+            some_folded = preview_lines(
+                out,
+                view,
+                found_preview,
+                "    ",
+                width,
+                claim.devices,
+                lang,
+                blocked,
+                unfolded=unfolded,
+            )
+            if some_folded and folded is not None:
+                folded.append(True)
     if not claim.requests:
         out.append(f"  {text(lang, 'none')}\n", style="dim")
     elif preview is not None and preview.note:
@@ -167,14 +205,19 @@ def claim_details(
         out.append(f"  {text(lang, 'feat.constraint', constraint=constraint)}\n", style="dim")
     if claim.config_count:
         out.append(f"  {text(lang, 'feat.config', n=claim.config_count)}\n", style="dim")
-    if needs_why(view, claim):
-        _heading(out, text(lang, "h.why"))
-        why_pending(out, view, claim, preview, width, lang, now.timestamp())
-    not_started = blockers_of_claim(view, claim)  # placed; the kubelet does not start them
-    if not_started:
-        _heading(out, text(lang, "kubelet.h.why"))
-        for _pod, blocker in not_started:
-            blocker_lines(out, view, blocker, width, lang)
+    if claim.device_status:
+        _heading(out, text(lang, "feat.h.device-status"))
+        device_status_lines(out, claim, lang)
+    recent = event_limit <= RECENT_EVENTS
+    _heading(out, text(lang, "h.recent-events" if recent else "h.events"))
+    _event_lines(out, claim_events(view, claim), limit=event_limit, lang=lang)
+    return out
+
+
+def _result_lines(
+    out: Text, view: DraView, claim: Claim, width: int, lang: str, now: datetime
+) -> None:
+    """What the claim holds: each result's device, where, and its health."""
     _heading(out, text(lang, "h.results"))
     for result in claim.results:
         out.append(f"  {result.request} ", style="dim")
@@ -194,45 +237,31 @@ def claim_details(
     if claim.allocated_node:
         out.append(f"  {text(lang, 'node')} ", style="dim")
         out.append(f"{claim.allocated_node}\n")
-    if claim.device_status:
-        _heading(out, text(lang, "feat.h.device-status"))
-        device_status_lines(out, claim, lang)
+
+
+def _consumer_lines(out: Text, view: DraView, claim: Claim, lang: str) -> None:
+    """Who the claim is for: reservedFor, then its pods and how each stands."""
     _heading(out, "reservedFor")  # the field's name, in both languages
     for consumer in claim.reserved_for:
         out.append(f"  {consumer.resource}/{consumer.name}\n")
     if not claim.reserved_for:
         out.append(f"  {text(lang, 'no-consumer')}\n", style="dim")
     pods = view.pods_of_claim(claim)
-    if pods:
-        _heading(out, text(lang, "h.pods"))
-        for pod in pods:
-            out.append(f"  {pod.name} ", style="bold")
-            out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
-            if pod.node:
-                out.append(f" {text(lang, 'on-node', node=pod.node)}", style="dim")
-            waits = [w.reason for w in pod.waiting if w.reason] if pod.phase == "Pending" else []
-            if waits:  # the kubelet's reason a placed container has not started
-                out.append(f" {waits[0]}", style="yellow")
-            if pod.disruption:  # e.g. a NoExecute device taint evicting it
-                out.append(
-                    f" {text(lang, 'pod.evicting', reason=pod.disruption)}", style="bold red"
-                )
-            out.append("\n")
-            # a pending pod's scheduler message is under "Why pending"
-    found = claim_warnings(claim, pods, warnings)
-    if found:
-        _heading(out, text(lang, "h.warnings"))
-        for warning in found:
-            _warning_lines(out, warning, width, lang)
-    elsewhere = [w for w in warnings if w.code in POD_WARNINGS and w not in found]
-    if elsewhere:
-        _heading(out, text(lang, "h.other-pods"))
-        for warning in elsewhere:
-            _warning_lines(out, warning, width, lang)
-    recent = event_limit <= RECENT_EVENTS
-    _heading(out, text(lang, "h.recent-events" if recent else "h.events"))
-    _event_lines(out, claim_events(view, claim), limit=event_limit, lang=lang)
-    return out
+    if not pods:
+        return
+    _heading(out, text(lang, "h.pods"))
+    for pod in pods:
+        out.append(f"  {pod.name} ", style="bold")
+        out.append(pod.phase or "-", style="green" if pod.phase == "Running" else "yellow")
+        if pod.node:
+            out.append(f" {text(lang, 'on-node', node=pod.node)}", style="dim")
+        waits = [w.reason for w in pod.waiting if w.reason] if pod.phase == "Pending" else []
+        if waits:  # the kubelet's reason a placed container has not started
+            out.append(f" {waits[0]}", style="yellow")
+        if pod.disruption:  # e.g. a NoExecute device taint evicting it
+            out.append(f" {text(lang, 'pod.evicting', reason=pod.disruption)}", style="bold red")
+        out.append("\n")
+        # a pending pod's scheduler message is under "Why pending"
 
 
 def _warning_lines(out: Text, warning: DraWarning, width: int, lang: str) -> None:
@@ -293,6 +322,7 @@ def describe_claim(
         preview=claim_preview(view, claim, lang),
         width=100,
         lang=lang,
+        unfolded=True,  # describe lists every device
     )
     out.append_text(details)
     for pod in view.pods_of_claim(claim):
@@ -324,47 +354,6 @@ def describe_pod(view: DraView, pod: Pod, lang: str = "en") -> Text:
         pod_health_lines(out, view, pod, lang)
     # a placed pod the kubelet does not start: its claim's details say why (above it)
     _heading(out, text(lang, "h.events"))
-    _event_lines(out, view.events_for("Pod", pod.namespace, pod.name), limit=20, lang=lang)
-    return out
-
-
-def describe_slice(view: DraView, slice_: Slice, lang: str = "en") -> Text:
-    out = Text()
-    out.append("ResourceSlice ", style="bold")
-    out.append(f"{slice_.name}\n", style="bold")
-    where = text(
-        lang,
-        "slice.where",
-        driver=slice_.driver,
-        node=slice_where(slice_, lang),
-        pool=slice_.pool,
-        generation=slice_.generation,
-        count=slice_.slice_count,
-    )
-    out.append(f"{where}\n")
-    spec = slice_.raw.get("spec")
-    spec = spec if isinstance(spec, dict) else {}
-    for field in ("partitionTypeAttribute", "skipNodeOperations"):  # 1.37, alpha gates
-        value = spec.get(field)
-        if value:
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            out.append(f"{field} ", style="dim")
-            out.append(f"{shown}\n")
-    for line in counter_lines(view, slice_, lang):
-        out.append(f"{line}\n", style="cyan")
-    if slice_.shared_counters and not slice_.devices:
-        return out  # a counter-only slice: the lines above are all it publishes
-    _heading(out, text(lang, "h.devices"))
-    for device in slice_.devices:
-        out.append(f"  {device.name} ", style="bold")
-        out.append(f"{state_word(view, device, lang)}  ", style="dim")
-        found = view.health.devices.get(device.id)
-        if found is not None and health_badge(found.health):
-            out.append(f"{health_badge(found.health)}  ", style=HEALTH_STYLE[found.health])
-        attrs = " ".join(f"{k}={v}" for k, v in device.attributes.items())
-        caps = " ".join(f"{k}={v}" for k, v in device.capacity.items())
-        out.append(f"{attrs}  {caps}\n")
-        for field, value in device_features(device, slice_.per_device_node_selection):
-            out.append(f"    {field} ", style="dim")
-            out.append(f"{value}\n")
+    events = about(view.events_for("Pod", pod.namespace, pod.name), pod.uid)
+    _event_lines(out, events, limit=20, lang=lang)
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -129,16 +129,6 @@ def wrapped(out: Text, line: str, indent: str, width: int, style: str = "", hang
         out.append("\n")
 
 
-def _device_label(device: DeviceId, several_pools: bool) -> str:
-    return f"{device.pool}/{device.device}" if several_pools else device.device
-
-
-def _names(labels: Sequence[str], lang: str = "en") -> str:
-    if len(labels) <= MAX_NAMES:
-        return " ".join(labels)
-    return " ".join(labels[:MAX_NAMES]) + " " + text(lang, "more", n=len(labels) - MAX_NAMES)
-
-
 def _devices(lang: str, n: int) -> str:
     return text(lang, "device" if n == 1 else "devices", n=n)
 
@@ -174,126 +164,6 @@ def request_shortfall(preview: RequestPreview, lang: str = "en") -> str:
         words = text(lang, "short", needed=preview.needed, free=free)
     names = ", ".join(d.device for d in preview.free_matching)
     return f"{words}: {names}" if names else words
-
-
-@dataclass
-class Group:
-    """Devices a request treats the same way."""
-
-    mark: str  # ✓ or ✗
-    label: str  # free, in use, class, selectors, error (in the pane's language)
-    style: str
-    devices: list[str] = field(default_factory=list)
-    error: str = ""  # the runtime error they share (label "error")
-
-
-# The last groups per request preview: the details pane draws them again on every repaint
-# while the preview is kept (dra/ reuses what did not change), and at 10,000 devices grouping
-# them was most of the pane's repaint. (inputs, groups); inputs compared by identity.
-_GROUPS: dict[int, tuple[tuple[object, ...], tuple[object, ...], list[Group]]] = {}
-GROUPS_KEPT = 16
-
-
-def outcome_groups(
-    view: DraView,
-    preview: RequestPreview,
-    held: Collection[DeviceId] = (),
-    lang: str = "en",
-    blockers: Mapping[DeviceId, Reason] | None = None,
-) -> list[Group]:
-    """Devices grouped by what the request makes of them: free match, match held by this claim,
-    match in use elsewhere, rejected by the class, rejected by the request's selectors, error
-    (one group per error text)."""
-    same = (view.devices, preview, blockers)  # compared by identity
-    equal = (tuple(held), lang)  # compared by value
-    found = _GROUPS.get(id(preview))
-    if (
-        found is not None
-        and found[1] == equal
-        and all(a is b for a, b in zip(found[0], same, strict=True))
-    ):
-        return found[2]
-    groups = _outcome_groups(view, preview, held, lang, blockers)
-    if len(_GROUPS) >= GROUPS_KEPT:
-        _GROUPS.clear()
-    _GROUPS[id(preview)] = (same, equal, groups)  # holds the preview: its id is not reused
-    return groups
-
-
-def _outcome_groups(
-    view: DraView,
-    preview: RequestPreview,
-    held: Collection[DeviceId],
-    lang: str,
-    blockers: Mapping[DeviceId, Reason] | None,
-) -> list[Group]:
-    """outcome_groups, made afresh."""
-    free = set(preview.free_matching)
-    class_ok = set(preview.class_admits)
-    groups: dict[str, Group] = {
-        "free": Group("✓", text(lang, "group.free"), "bold green"),
-        "held": Group("✓", text(lang, "group.held"), "bold cyan"),
-        "used": Group("✓", text(lang, "group.used"), "cyan"),
-        "counters": Group("✓", text(lang, "group.counters"), "red"),
-        "tainted": Group("✓", text(lang, "group.tainted"), "red"),
-        "capacity": Group("✓", text(lang, "group.capacity"), "magenta"),
-        "class": Group("✗", text(lang, "group.class"), "dim"),
-        "selectors": Group("✗", text(lang, "group.selectors"), "dim"),
-    }
-    several_pools = view.several_pools()  # once, not once per device
-    for device in view.devices:
-        outcome = preview.outcomes.get(device.id)
-        if outcome is None:
-            continue
-        if outcome.matched:
-            reason = (blockers or {}).get(device.id)
-            if device.id in free:
-                key = "free"
-            elif device.id in held:
-                key = "held"
-            elif reason in ("counters", "tainted", "capacity"):
-                key = str(reason)
-            else:
-                key = "used"
-        elif outcome.error:
-            key = f"error:{outcome.error}"
-            label = text(lang, "group.error")
-            groups.setdefault(key, Group("✗", label, "red", error=outcome.error))
-        else:
-            key = "selectors" if device.id in class_ok else "class"
-        groups[key].devices.append(_device_label(device.id, several_pools))
-    return [g for g in groups.values() if g.devices]
-
-
-def preview_lines(
-    out: Text,
-    view: DraView,
-    preview: RequestPreview,
-    indent: str,
-    width: int,
-    held: Collection[DeviceId] = (),
-    lang: str = "en",
-    blockers: Mapping[DeviceId, Reason] | None = None,
-) -> None:
-    """Summary, then the per-device ✓/✗ groups, under one request."""
-    bad = preview.class_missing or bool(preview.error)
-    wrapped(out, request_summary(preview, lang), indent, width, "red" if bad else "")
-    if preview.hint:
-        wrapped(out, text(lang, "hint", hint=localize(preview.hint, lang)), indent, width, "yellow")
-    pad = indent + " " * 14
-    for group in outcome_groups(view, preview, held, lang, blockers):
-        body = _names(group.devices, lang) + (f": {group.error}" if group.error else "")
-        # The room left after the label, however little: a wider floor ran past the pane.
-        lines = wrap(body, max(8, width - len(pad)))
-        out.append(indent)
-        label = f"{group.mark} {group.label}"
-        out.append(label + " " * (13 - cell_len(label)), style=group.style)
-        out.append(" ")
-        for i, line in enumerate(lines or [""]):
-            if i:
-                out.append(pad)
-            out.append(line, style="red" if group.error else "")
-            out.append("\n")
 
 
 def blocker_lines(

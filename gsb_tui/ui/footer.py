@@ -36,8 +36,11 @@ class LocalFooter(Footer):
     """Textual's footer with the descriptions in the app's language."""
 
     def compose(self) -> ComposeResult:
-        words = _by_description(getattr(self.app, "lang", "en"))
+        lang = getattr(self.app, "lang", "en")
+        words = _by_description(lang)
         for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget.description in words:
+            if isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
+                widget.description = text(lang, "palette.label")  # Textual's own "palette"
+            elif isinstance(widget, FooterKey) and widget.description in words:
                 widget.description = words[widget.description]
             yield widget

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.natural import natural_key
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
 from gsb_tui.words import text
@@ -54,12 +55,6 @@ PANE_KINDS = (
 )
 LIMIT = 50  # rows shown at most: ranking every match of "g" at 10,000 devices is not needed
 _BOUNDARY = "/-._: "
-_DIGITS = re.compile(r"(\d+)")
-
-
-def natural_key(name: str) -> tuple[object, ...]:
-    """lab-node-2 before lab-node-10."""
-    return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +66,7 @@ class Target:
 
 
 def build_targets(view: DraView, lang: str = "en") -> tuple[Target, ...]:
-    out = [
-        Target("pane", f"{text(lang, pane)} ({kinds})", pane) for pane, kinds in PANE_KINDS
-    ]
+    out = [Target("pane", f"{text(lang, pane)} ({kinds})", pane) for pane, kinds in PANE_KINDS]
     namespaces = {ns for ns, _ in view.claims} | {ns for ns, _ in view.pods}
     out.append(Target("namespace", text(lang, "jump.all-namespaces"), None))
     out += [Target("namespace", ns, ns) for ns in sorted(namespaces, key=natural_key)]
@@ -83,8 +76,17 @@ def build_targets(view: DraView, lang: str = "en") -> tuple[Target, ...]:
         out.append(Target("pool", f"{pool} ({driver})", (driver, pool)))
     out += [Target("claim", f"{ns}/{name}", (ns, name)) for ns, name in sorted(view.claims)]
     out += [Target("pod", f"{ns}/{name}", (ns, name)) for ns, name in sorted(view.pods)]
-    devices = sorted(view.devices, key=lambda d: (natural_key(d.node), natural_key(d.name)))
-    out += [Target("device", device_name(d.id, d.node), d.id) for d in devices]
+    # Devices node by node (natural order), each node's in the order its slices publish them
+    # (view.devices' own): sorting 10,000 names naturally cost more than the rest together.
+    by_node: dict[str, list[Target]] = {}
+    prefixes: dict[tuple[str, str], str] = {}
+    for d in view.devices:
+        prefix = prefixes.get((d.node, d.id.pool))
+        if prefix is None:
+            prefix = prefixes[d.node, d.id.pool] = device_name(d.id._replace(device=""), d.node)
+        by_node.setdefault(d.node, []).append(Target("device", prefix + d.id.device, d.id))
+    for node in sorted(by_node, key=natural_key):
+        out += by_node[node]
     return tuple(out)
 
 
@@ -98,12 +100,23 @@ def device_name(device: DeviceId, node: str) -> str:
 
 def split_kind(query: str) -> tuple[str | None, str]:
     """("pod", "dra") for "pod dra" or "pod:dra"; (None, query) when no kind is named."""
-    query = query.strip().lower()
+    query = query.lstrip().lower()  # "ns " names the kind: its space counts
     for sep in (" ", ":"):
         head, found, rest = query.partition(sep)
         if found and head in ALIASES:
             return ALIASES[head], rest.strip()
-    return None, query
+    return None, query.strip()
+
+
+def subsequence(needle: str) -> re.Pattern[str]:
+    """A pattern matching names that hold the needle's characters in order: "[^a]*+a[^b]*+b"
+    finds each character's first place and never backtracks (".*?" did, ~20 ms for 1,400
+    names)."""
+    parts = []
+    for char in needle:
+        escaped = re.escape(char)
+        parts.append(f"[^{escaped}]*+{escaped}")
+    return re.compile("".join(parts))
 
 
 def score(needle: str, hay: str) -> int:
@@ -159,9 +172,9 @@ class TargetIndex:
         if last is not None and last[0] == kind and needle.startswith(last[1]):
             pool = last[2]  # the text grew: only the last matches can still match
         if needle:
-            pattern = re.compile(".*?".join(map(re.escape, needle)))
+            match = subsequence(needle).match
             names = self._names
-            matches = [i for i in pool if pattern.search(names[i])]
+            matches = [i for i in pool if match(names[i])]
             best = heapq.nsmallest(limit, matches, key=lambda i: (-score(needle, names[i]), i))
         else:
             matches = pool

@@ -13,9 +13,11 @@ from gsb_tui.config import KeyHolder
 from gsb_tui.ui.panes.checklist import ChecklistPane
 from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.panes.claims import ClaimFilter
+from gsb_tui.ui.panes.details import DetailsScroll
 from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
+from gsb_tui.ui.screens.jump import JumpScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
@@ -32,25 +34,29 @@ def binding_classes(app_class: type[Any]) -> tuple[type[Any], ...]:
         DeviceGrid,
         ClaimTable,
         ChecklistPane,
+        DetailsScroll,
         ClaimFilter,
         TextViewScreen,
         SelectorScreen,
         HelpScreen,
+        JumpScreen,
     )
 
 
 # Where each class's bindings work, as the keymap's clash check sees it: the App's everywhere,
 # the dashboard's in each of its panes, a pane's only when it has focus, a modal's on it alone.
-_PANES = ("grid", "claims", "checklist", "filter", "other")
+_PANES = ("grid", "claims", "details", "checklist", "filter", "other")
 _CONTEXTS: dict[type[Any], frozenset[str]] = {
     DashboardScreen: frozenset(f"dashboard:{pane}" for pane in _PANES),
     DeviceGrid: frozenset({"dashboard:grid"}),
     ClaimTable: frozenset({"dashboard:claims"}),
     ChecklistPane: frozenset({"dashboard:checklist"}),
+    DetailsScroll: frozenset({"dashboard:details"}),
     ClaimFilter: frozenset({"dashboard:filter"}),
     TextViewScreen: frozenset({"view"}),
     SelectorScreen: frozenset({"selector"}),
     HelpScreen: frozenset({"help"}),
+    JumpScreen: frozenset({"jump"}),
 }
 _EVERYWHERE = frozenset().union(*_CONTEXTS.values())
 
@@ -101,10 +107,12 @@ def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
         nodes.append((pane, text(app.lang, getattr(pane, "title_key", "")) or str(pane.id)))
     nodes += [
         (ClaimTable, text(app.lang, "claims")),
+        (DetailsScroll, text(app.lang, "details")),
         (ClaimFilter, text(lang, "help.claims-filter")),
         (TextViewScreen, text(lang, "help.view")),
         (SelectorScreen, text(lang, "help.selector")),
         (HelpScreen, text(lang, "help.this")),
+        (JumpScreen, text(lang, "help.jump")),
     ]
     keymap = app.keymap
     out: list[tuple[str, Binding, str]] = []

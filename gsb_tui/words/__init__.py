@@ -19,8 +19,10 @@ from gsb_tui.words.catalog_alloc import ALLOC
 from gsb_tui.words.catalog_cli import CLI
 from gsb_tui.words.catalog_dra import DRA
 from gsb_tui.words.catalog_features import FEATURES
+from gsb_tui.words.catalog_grid import GRID
 from gsb_tui.words.catalog_jump import JUMP
 from gsb_tui.words.catalog_lab import LAB
+from gsb_tui.words.catalog_panes import PANES
 from gsb_tui.words.catalog_ui import UI
 from gsb_tui.words.lang import LANGS, Lang, choose_lang, is_korean
 from gsb_tui.words.particles import resolve
@@ -49,7 +51,9 @@ def _merge(*parts: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str
     return MappingProxyType(merged)
 
 
-CATALOG: Mapping[str, tuple[str, str]] = _merge(UI, LAB, DRA, CLI, FEATURES, ALLOC, JUMP)
+CATALOG: Mapping[str, tuple[str, str]] = _merge(
+    UI, LAB, DRA, CLI, FEATURES, ALLOC, JUMP, PANES, GRID
+)
 
 
 class Text(str):

@@ -419,8 +419,8 @@ CLI: dict[str, tuple[str, str]] = {
     "config.kind.device": ("a device", "장치 파일"),
     "config.kind.special": ("a special file", "특수 파일"),
     "config.unknown-setting": (
-        "{path}: unknown setting {name} (only [keymap] is read); ignored",
-        "{path}: 알 수 없는 설정 {name} 입니다 ([keymap] 만 읽습니다). 무시합니다",
+        "{path}: unknown setting {name} (only [keymap] and [layout] are read); ignored",
+        "{path}: 알 수 없는 설정 {name} 입니다 ([keymap] 과 [layout] 만 읽습니다). 무시합니다",
     ),
     "config.keymap-not-table": (
         "{path}: keymap must be a table ([keymap]), not {type}; using the default keys",

@@ -15,8 +15,8 @@ JUMP: dict[str, tuple[str, str]] = {
     "jump.count": ("{shown} of {n}", "{n}개 중 {shown}개"),
     "jump.none": ("{query!r}: nothing matches", "{query!r}: 맞는 것이 없음"),
     "jump.all-namespaces": ("all namespaces", "모든 네임스페이스"),
-    "jump.hint.claims": ("{n} claims", "요청서 {n}개"),
-    "jump.hint.devices": ("{n} devices", "장치 {n}개"),
+    "jump.hint.claims": ("claims: {n}", "요청서 {n}개"),
+    "jump.hint.devices": ("devices: {n}", "장치 {n}개"),
     "jump.kind.pane": ("pane", "창"),
     "jump.kind.namespace": ("ns", "네임스페이스"),
     "jump.kind.node": ("node", "노드"),
@@ -37,7 +37,6 @@ JUMP: dict[str, tuple[str, str]] = {
         "노드, 풀, 장치, 요청서, 파드, 네임스페이스, 창을 이름으로 찾기",
     ),
     # the namespace switch
-    "ns.title": ("Namespace", "네임스페이스"),
     "ns.only": ("claims of namespace {ns} only", "{ns} 네임스페이스의 요청서만"),
     "ns.all": ("claims of all namespaces", "모든 네임스페이스의 요청서"),
     "ns.empty": ("no ResourceClaims in namespace {ns}", "{ns} 네임스페이스에 ResourceClaim이 없음"),
@@ -46,10 +45,6 @@ JUMP: dict[str, tuple[str, str]] = {
     "go.free": ("{device}: free, no claim holds it", "{device}: 비어 있음, 잡은 요청서가 없음"),
     "go.no-device": ("no device under the cursor", "커서 아래 장치가 없음"),
     "go.no-pods": ("{claim}: no pod uses it", "{claim}: 쓰는 파드가 없음"),
-    "go.hidden": (
-        "{claim}: not in namespace {ns} (n switches)",
-        "{claim}: {ns} 네임스페이스 밖 (n으로 바꾸기)",
-    ),
     # bindings (footer and ?)
     "key.gsb.jump": ("Jump", "바로 가기"),
     "key.gsb.jump.tip": (

@@ -137,7 +137,7 @@ async def test_dra_big_preview_counts_come_from_the_recording(
         node = step8.items(Kind.SLICES)[0]["spec"]["nodeName"]
         # the allocator's words: on the node, what is free there and who holds the rest
         assert f"needs {needed}, {len(free)} free on {node} ({', '.join(free)})" in shown
-        assert f"✓ free {' '.join(free)}" in shown
+        assert f"✓ free {len(free)} {' '.join(free)}" in shown
         assert _words(events[-1]["message"]) in shown
         # `gsb-tui why` on the same cluster gives the pane's verdict, in the pane's words
         assert app.view is not None
@@ -163,7 +163,7 @@ async def test_pick_seven_preview_names_its_device(
         await wait_for_preview(pilot, app)
         shown = _words(await _select_claim(pilot, app, ("dra-lab", "pick-seven")))
         assert f"selectors admit {len(held)}, 0 of them free" in shown
-        assert f"✓ this claim {' '.join(held)}" in shown
+        assert f"✓ this claim {len(held)} {' '.join(held)}" in shown
         assert "Why pending" not in shown
 
 

@@ -149,17 +149,30 @@ async def test_y_opens_the_selected_claims_raw_yaml(
         assert isinstance(app.screen, DashboardScreen)
 
 
-async def test_y_on_a_free_device_shows_its_slice(step8: Snapshot, view8: DraView) -> None:
+async def test_y_on_a_free_device_shows_the_device_and_s_its_slice(
+    step8: Snapshot, view8: DraView
+) -> None:
     app = _app(step8)
     free = next(d for d, occ in view8.occupancy.items() if occ.status == "free")
     slice_name = view8.occupancy[free].device.slice_name
+    raw_slice = next(s.raw for s in view8.slices if s.name == slice_name)
+    entry = next(d for d in raw_slice["spec"]["devices"] if d["name"] == free.device)
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.grid.cells)
         await click_device(pilot, app, free)
         await pilot.press("y")
         await pilot.pause()
-        assert isinstance(app.screen, TextViewScreen)
-        assert yaml.safe_load(app.screen.plain)["metadata"]["name"] == slice_name
+        screen = app.screen
+        assert isinstance(screen, TextViewScreen)
+        assert yaml.safe_load(screen.plain) == entry  # that device only, as the server sent it
+        assert slice_name in screen.plain.splitlines()[0]  # its slice named on the first line
+        await pilot.press("s")  # the whole slice, a key away
+        await pilot.pause()
+        assert yaml.safe_load(screen.plain)["metadata"]["name"] == slice_name
+        assert screen.title_text == f"ResourceSlice {slice_name}"
+        await pilot.press("s")  # and back
+        await pilot.pause()
+        assert yaml.safe_load(screen.plain) == entry
 
 
 async def test_d_describes_with_events(step8: Snapshot, view8: DraView) -> None:

@@ -25,7 +25,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
 from gsb_tui.ui import explain
 from gsb_tui.ui.app import GsbApp
-from gsb_tui.ui.describe import claim_details, describe_claim, describe_slice
+from gsb_tui.ui.describe import claim_details, describe_claim
 from gsb_tui.ui.explain import (
     claim_preview,
     request_shortfall,
@@ -33,7 +33,9 @@ from gsb_tui.ui.explain import (
 )
 from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.ui.slice_text import describe_slice
 from gsb_tui.words import text
+from gsb_tui.words.particles import attach
 from tests.recorded import RECORDING, snap, view
 from tests.ui.helpers import make_app, select_claim, wait_for_preview, wait_until
 from tests.ui.scripted import SnapshotSource
@@ -105,7 +107,7 @@ def test_claim_details_speak_korean_around_the_cluster_words() -> None:
     starts = {
         cell_len(line[: line.index(first)]) for line, first in zip(groups, firsts, strict=True)
     }
-    assert starts == {len("    ") + 14}
+    assert len(starts) == 1 and starts.pop() > len("    ") + cell_len("✓ 이 요청서")
 
 
 def test_pending_claim_is_explained_in_korean() -> None:
@@ -120,16 +122,17 @@ def test_pending_claim_is_explained_in_korean() -> None:
     assert korean[0] == f"{claim.namespace}/{claim.name}  STATE pending"
     assert "대기 이유" in korean
     node = next(d.node for d in v.devices)
-    shortfall = (
-        f"{request.name} 은(는) {request.count}개가 필요한데 {node} 에서 {len(free)}개만 비어"
-        f" 있습니다 ({', '.join(free)})"
+    shortfall = (  # particles chosen by the name before them (words/particles.py)
+        f"{attach(request.name, '은(는)')} {request.count}개가 필요한데 {node}에서"
+        f" {len(free)}개만 비어 있습니다 ({', '.join(free)})"
     )
     assert shortfall in _words(shown)  # the allocator's words, on the node
-    assert f"    ✓ 남음        {' '.join(free)}" in korean
+    free_line = re.compile(rf" {{4}}✓ 남음 +{len(free)}  {re.escape(' '.join(free))}")
+    assert any(free_line.fullmatch(line) for line in korean)
     assert "  할당되지 않음 (pending 요청서는 장치를 갖지 않음)" in korean
     event = v.scheduler_said(pod)
     assert event is not None
-    assert f"  파드 {pod.name} 에 대한 스케줄러의 말 ({event.reason}" in shown
+    assert f"  파드 {pod.name}에 대한 스케줄러의 말 ({event.reason}" in shown
     assert _words(event.message) in _words(shown)  # the scheduler's own words
     assert "Why pending" not in shown and "needs " not in shown
 

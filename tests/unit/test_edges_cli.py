@@ -59,7 +59,8 @@ def test_anything_else_is_a_usage_error(value: str, capsys: pytest.CaptureFixtur
 
 def test_the_message_in_korean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "ko", "-n", "Dra-Lab", "devices"]) == EXIT_USAGE
-    assert "'Dra-Lab' 는 네임스페이스 이름이 아닙니다" in capsys.readouterr().err
+    # the particle follows the name as it is read ("랩"): 은, not 는
+    assert "'Dra-Lab'은 네임스페이스 이름이 아닙니다" in capsys.readouterr().err
 
 
 class _NoApi:

@@ -61,7 +61,7 @@ def stale_note(snapshot: Snapshot | None, kind: Kind, lang: str = "en") -> str:
         return ""
     state = snapshot.state(kind)
     if state.phase in ("reconnecting", "error"):
-        return text(lang, "last-known", kind=kind.value, phase=phase_text(state))
+        return text(lang, "last-known", kind=kind.value, phase=phase_text(state, lang))
     return ""
 
 

@@ -2,7 +2,10 @@
 
 Verdicts come from `gsb_tui.lab.evaluate(view, lab_dir)` (run by the App off the UI thread);
 until that exists the pane says "checklist loading". `e` shows the step's example, `c` copies
-it (see ui/clipboard.py for what "copy" honestly means).
+it (see ui/clipboard.py for what "copy" honestly means). The cursor starts at the first step
+not green (and follows it as steps turn green) until the learner moves it; PageUp/PageDown and
+Home/End scroll the pane, so the reason below the steps is in reach at 80x24. A title too long
+for its line wraps under the title, not under the step's mark.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from textual.widgets import Static
 
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
+from gsb_tui.ui.explain import wrap
 from gsb_tui.ui.panes.base import Pane
 from gsb_tui.words import localize, text
 
@@ -62,6 +66,11 @@ def step_example(step: int) -> str | None:
         return None
 
 
+def first_not_green(verdicts: Sequence[Verdict]) -> int:
+    """Where the checklist opens: the first step not green (the last step when all are)."""
+    return next((i for i, v in enumerate(verdicts) if not v.ok), max(0, len(verdicts) - 1))
+
+
 class ChecklistScroll(VerticalScroll, can_focus=False):
     pass
 
@@ -71,6 +80,10 @@ class ChecklistPane(Pane, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move(-1)", "Previous step", show=False, id="gsb.lab.up"),
         Binding("down", "move(1)", "Next step", show=False, id="gsb.lab.down"),
+        Binding("pageup", "scroll_by(-1)", "Page up", show=False, id="gsb.lab.pageup"),
+        Binding("pagedown", "scroll_by(1)", "Page down", show=False, id="gsb.lab.pagedown"),
+        Binding("home", "scroll_to_edge(0)", "Top", show=False, id="gsb.lab.home"),
+        Binding("end", "scroll_to_edge(1)", "Bottom", show=False, id="gsb.lab.end"),
         Binding("e", "example", "Example", tooltip="Show the step's example", id="gsb.lab.example"),
         Binding(
             "c",
@@ -86,6 +99,9 @@ class ChecklistPane(Pane, can_focus=True):
         self.verdicts: list[Verdict] | None = None
         self.error = ""
         self.cursor = 0
+        self.moved = False  # the learner chose a step: the cursor no longer follows the first
+        self._steps_width = 0  # the width the step lines were wrapped to
+        self._line_counts: list[int] = []  # screen lines of each step's title
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -104,9 +120,30 @@ class ChecklistPane(Pane, can_focus=True):
             self.set_notice(f"{loading}: {error}" if error else loading)
             return
         self.set_notice(None)
+        if self.verdicts and not self.moved:
+            self.cursor = first_not_green(self.verdicts)
+            self.call_after_refresh(self._scroll_to_cursor)
         if self.verdicts and not 0 <= self.cursor < len(self.verdicts):
             self.cursor = 0
         self._render_steps()
+
+    @property
+    def body(self) -> ChecklistScroll:
+        return self.query_one(ChecklistScroll)
+
+    def on_resize(self) -> None:
+        if self.verdicts and self._width() != self._steps_width:
+            self._render_steps()
+
+    def _width(self) -> int:
+        return max(20, self.body.scrollable_content_region.width or self.content_size.width)
+
+    def _scroll_to_cursor(self) -> None:
+        """Bring the selected step's line into view (at 80x24 it may be below the fold)."""
+        line = sum(self._line_counts[: self.cursor])
+        body = self.body
+        if not body.scroll_y <= line < body.scroll_y + body.scrollable_content_region.height:
+            body.scroll_to(y=line, animate=False, immediate=True)
 
     @property
     def current_step(self) -> int | None:
@@ -116,15 +153,22 @@ class ChecklistPane(Pane, can_focus=True):
 
     def _render_steps(self) -> None:
         verdicts = self.verdicts or []
-        lines = Text(no_wrap=True, overflow="ellipsis")
+        lines = Text()
+        self._steps_width = width = self._width()
+        self._line_counts = []
         for index, verdict in enumerate(verdicts):
             mark, style = MARK.get(verdict.status, ("·", ""))
             step = verdict.step
-            prefix = "▶" if index == self.cursor else " "
-            lines.append(f"{prefix}{mark} {step} ", style=f"bold {style}")
-            lines.append(
-                step_title(step, self.lang), style="reverse" if index == self.cursor else ""
-            )
+            prefix = f"{'▶' if index == self.cursor else ' '}{mark} {step} "
+            lines.append(prefix, style=f"bold {style}")
+            # Wrapped here, continuation lines under the title (a hanging indent).
+            pad = " " * len(prefix)
+            title = wrap(step_title(step, self.lang), width, pad, pad)
+            self._line_counts.append(max(1, len(title)))
+            for i, piece in enumerate(title or [pad]):
+                if i:
+                    lines.append("\n" + pad)
+                lines.append(piece[len(pad) :], style="reverse" if index == self.cursor else "")
             lines.append("\n")
         self.query_one(".steps", Static).update(lines)
         self.query_one(".step-detail", Static).update(self._detail(verdicts))
@@ -151,13 +195,27 @@ class ChecklistPane(Pane, can_focus=True):
         if hint:
             out.append("→ ", style="bold cyan")
             out.append(f"{hint}\n", style="cyan")
-        out.append("\n" + text(self.lang, "checklist.keys"), style="dim")
+        out.append("\n" + text(self.lang, "checklist.keys.scroll"), style="dim")
         return out
 
     def action_move(self, step: int) -> None:
         if self.verdicts:
+            self.moved = True
             self.cursor = max(0, min(len(self.verdicts) - 1, self.cursor + step))
             self._render_steps()
+
+    def action_scroll_by(self, pages: int) -> None:
+        body = self.body
+        if pages < 0:
+            body.scroll_page_up(animate=False)
+        else:
+            body.scroll_page_down(animate=False)
+
+    def action_scroll_to_edge(self, end: int) -> None:
+        if end:
+            self.body.scroll_end(animate=False)
+        else:
+            self.body.scroll_home(animate=False)
 
     def _example(self) -> tuple[int, str] | None:
         step = self.current_step

@@ -1,11 +1,16 @@
-"""A claims-table row: the plain strings the filter matches on and the cells drawn from them."""
+"""A claims-table row: the plain strings the filter matches on and the cells drawn from them;
+the columns' widths; the strip naming pods whose claim does not exist."""
 
 from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
 
 from rich.text import Text
 
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
+from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.ui.flags import MARK
 from gsb_tui.words import text
 
@@ -36,3 +41,31 @@ def cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
         cell = Text.assemble((f"{MARK} ", "bold red"), cell)
     state_cell = Text(state, style=STATE_STYLE.get(state, ""))
     return (cell, state_cell, Text(devices), Text(consumers))
+
+
+SHARED_FLOOR = 18  # DEVICES and CONSUMERS shrink to this before anything else is cut
+
+
+def fit_widths(heads: Sequence[str], counts: Sequence[Counter[int]], room: int) -> list[int]:
+    """Each column as wide as its widest text (counts: how many rows have each width) within
+    `room`: the device list gives way first, down to SHARED_FLOOR, then the consumers, to the
+    same floor (so "dra-big (waiting)" keeps its word), then devices, consumers and the claim
+    name to their headers' width."""
+    widths = [max(len(h), max(c, default=0)) for h, c in zip(heads, counts, strict=True)]
+    for i, floor in ((2, SHARED_FLOOR), (3, SHARED_FLOOR), (2, 0), (3, 0), (0, 0)):
+        excess = sum(widths) - room
+        if excess <= 0:
+            break
+        widths[i] = max(len(heads[i]), min(widths[i], floor), widths[i] - excess)
+    return widths
+
+
+def strip_text(unattached: Sequence[DraWarning], lang: str) -> Text:
+    """One line per pod whose claim or template does not exist (no row can carry its mark)."""
+    line = Text()
+    for warning in unattached:
+        params = dict(warning.params)
+        line.append(f"{MARK} {text(lang, 'strip.pod', pod=params['pod'])}: ", style="bold red")
+        line.append(text(lang, "strip.missing", **params) + "\n")
+    line.rstrip()
+    return line

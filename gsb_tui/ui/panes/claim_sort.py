@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gsb_tui.dra.model import Claim
-from gsb_tui.ui.jump_targets import natural_key
+from gsb_tui.dra.natural import natural_key
 
 ClaimKey = tuple[str, str]
 Row = tuple[ClaimKey, tuple[str, str, str, str], str]  # key, the row's cells, its flag
@@ -61,7 +62,7 @@ def order(rows: Sequence[Row], sort: Sort, claims: Mapping[ClaimKey, Claim]) -> 
         if not sort.reverse:
             stamped.reverse()
         return [r[0] for r in (*stamped, *unstamped)]
-    keys: dict[str, Callable[[Row], object]] = {
+    keys: dict[str, Callable[[Row], Any]] = {
         "name": name,
         "state": lambda r: (r[1][1], name(r)),
         "devices": lambda r: (len(getattr(claim_of(r), "devices", ())), name(r)),

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property, partial
 from typing import ClassVar
 
-from rich.text import Text
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -26,7 +26,8 @@ from gsb_tui.snapshot import Kind
 from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
-from gsb_tui.ui.panes.claim_rows import cells, claim_row
+from gsb_tui.ui.panes.claim_rows import cells as row_cells
+from gsb_tui.ui.panes.claim_rows import claim_row, fit_widths, strip_text
 from gsb_tui.ui.panes.claim_sort import Sort, headers, next_sort, order
 from gsb_tui.ui.panes.claim_table import CELL_PADDING, ClaimTable, TableRow
 from gsb_tui.words import text
@@ -66,8 +67,10 @@ class ClaimsPane(Pane):
         self._shown: dict[ClaimKey, _Shown] = {}
         self._rows_by_claim: dict[ClaimKey, tuple[Claim, bool, tuple[str, str, str, str]]] = {}
         self._keys: list[ClaimKey] = []  # the rows' keys, in order (for bisect)
-        # What the rows were filled from: the view, show_pool, short_names, the claim warnings.
-        self._filled: tuple[DraView, bool, bool, Mapping[ClaimKey, object], str] | None = None
+        # What the rows were filled from: view, show_pool, short_names, warnings, filter, scope.
+        self._filled: (
+            tuple[DraView, bool, bool, Mapping[ClaimKey, object], str, str | None] | None
+        ) = None
         # Per column, how many rows have each width: a row coming or going moves the natural
         # width without measuring every row again.
         self._widths: list[Counter[int]] = [Counter() for _ in COLUMNS]
@@ -125,14 +128,7 @@ class ClaimsPane(Pane):
 
     def _show_strip(self, flags: WarningIndex) -> None:
         strip = self.query_one(".warn-strip", Static)
-        line = Text()
-        for warning in flags.unattached:
-            params = dict(warning.params)
-            line.append(
-                f"{MARK} {text(self.lang, 'strip.pod', pod=params['pod'])}: ", style="bold red"
-            )
-            line.append(text(self.lang, "strip.missing", **params) + "\n")
-        line.rstrip()
+        line = strip_text(flags.unattached, self.lang)
         # An empty hidden strip, or the same text again, is left alone (no re-layout).
         if (strip.display or flags.unattached) and (
             str(strip.content) != line.plain or not flags.unattached
@@ -248,9 +244,9 @@ class ClaimsPane(Pane):
         counts = self._widths
         for key, (name, state, devices, consumers), flag in rows:
             shown = len(key[1] if self.short_names else name) + (len(MARK) + 1 if flag else 0)
-            for count, width in zip(
-                counts, (shown, len(state), len(devices), len(consumers)), strict=True
-            ):
+            # Terminal cells, not characters: "(기다리는 중)" is 11 cells, 6 characters.
+            cells = (shown, cell_len(state), cell_len(devices), cell_len(consumers))
+            for count, width in zip(counts, cells, strict=True):
                 count[width] += step
                 if count[width] <= 0:
                     del count[width]
@@ -312,28 +308,16 @@ class ClaimsPane(Pane):
 
         DataTable's own auto widths are measured later (on idle) and its rendered cells are
         cached without them, so after a resize claim names stayed cut at the old width."""
-        heads = headers(COLUMNS, self.sort)
-        natural = [
-            max(len(c), max(count, default=0)) for c, count in zip(heads, self._widths, strict=True)
-        ]
-        padding = 2 * CELL_PADDING
-        room = max(0, self.content_size.width - 2) - padding * len(COLUMNS)  # 2: scrollbar
+        room = max(0, self.content_size.width - 2) - 2 * CELL_PADDING * len(COLUMNS)  # scrollbar
         if not self._keys and sum(self.table.widths) <= room:
             # No rows: the columns stay as the last rows had them, so the last claim going
             # and the next coming redraw two lines, not the whole table with its header.
             return
-        widths = list(natural)
-        # Too wide: consumers give way first, then devices, then the claim name.
-        for i in (3, 2, 0):
-            excess = sum(widths) - room
-            if excess <= 0:
-                break
-            widths[i] = max(len(heads[i]), widths[i] - excess)
-        self.table.set_widths(widths)
+        self.table.set_widths(fit_widths(headers(COLUMNS, self.sort), self._widths, room))
 
     @staticmethod
     def _row(row_key: str, shown: tuple[str, ...]) -> TableRow:
-        return TableRow(row_key, partial(cells, shown))
+        return TableRow(row_key, partial(row_cells, shown))
 
     def _place_cursor(self, announce: bool = True) -> None:
         """The cursor on the selected claim; when the table does not show it, on the first

@@ -1,15 +1,19 @@
-"""Claim details: requests with the CEL preview of each (which devices the class and selectors
-admit, which of those are free), why a pending claim waits, results, reservedFor, owner pod,
-recent events and warnings of the claim selected in the Claims pane or the grid. While a result
-waits on binding conditions, the pane redraws every second: the scheduler's time runs out."""
+"""Claim details, the answer first: why a pending claim waits (the allocator's verdict and its
+blockers), then what it holds and for whom, warnings, its requests with the CEL preview of each
+(which devices the class and selectors admit, which of those are free: one line a group, its
+count first, until `e` lists every device), and recent events of the claim selected in the
+Claims pane or the grid. Another claim selected starts at the top. While a result waits on
+binding conditions, the pane redraws every second: the scheduler's time runs out."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Static
@@ -27,7 +31,27 @@ from gsb_tui.words import text
 
 
 class DetailsScroll(VerticalScroll):
-    """Focusable, so the arrow keys scroll long event lists."""
+    """Focusable, so the arrow keys, PageUp/PageDown and Home/End scroll the details (the
+    container's own keys; named here so `?` lists them and a keymap can move them)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "e",
+            "unfold",
+            "Device lists",
+            tooltip="List every device of each group, or fold the lists to counts",
+            id="gsb.details.unfold",
+        ),
+        Binding("pageup", "page_up", "Page up", show=False, id="gsb.details.pageup"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="gsb.details.pagedown"),
+        Binding("home", "scroll_home", "Top", show=False, id="gsb.details.home"),
+        Binding("end", "scroll_end", "Bottom", show=False, id="gsb.details.end"),
+    ]
+
+    def action_unfold(self) -> None:
+        pane = self.parent
+        if isinstance(pane, DetailsPane):
+            pane.toggle_unfolded()
 
 
 class DetailsPane(Pane):
@@ -47,6 +71,8 @@ class DetailsPane(Pane):
         self._shown: tuple[object, ...] = ()  # the body's text and styles, to skip a redraw
         self._body_lines = 0  # lines of the body's text, wrapped
         self._tick: Timer | None = None  # counts a binding's seconds down while one waits
+        self.unfolded = False  # every device of each group listed (`e`), not only counts
+        self.folded = False  # the claim on screen has device names not shown
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -82,9 +108,16 @@ class DetailsPane(Pane):
         key: tuple[str, str] | None,
         warnings: Sequence[DraWarning] = (),
     ) -> None:
+        if key != self.key and self.size:
+            # Another claim: its answer is at the top, where the eye starts.
+            self.scroll.scroll_home(animate=False, immediate=True)
         self.key = key
         self.view = view
         self.warnings = warnings
+        self._redraw()
+
+    def toggle_unfolded(self) -> None:
+        self.unfolded = not self.unfolded
         self._redraw()
 
     def refresh_preview(self) -> None:
@@ -118,13 +151,25 @@ class DetailsPane(Pane):
                 self._preview_view, self._preview_key = view, key
             self.set_notice(notice)
             self.set_title(f"{text(self.lang, 'details')}: {claim.name}")
+            folded: list[bool] = []
             details = claim_details(
-                view, claim, self.warnings, preview=self.preview, width=self._width, lang=self.lang
+                view,
+                claim,
+                self.warnings,
+                preview=self.preview,
+                width=self._width,
+                lang=self.lang,
+                unfolded=self.unfolded,
+                folded=folded,
             )
+            self.folded = bool(folded)
+            self._show_fold_key()
             self._update_body(with_malformed(view, claim, details, self.lang))
             self._count_down(_binding_waits(view, claim))
             return
         self._count_down(False)
+        self.folded = False
+        self._show_fold_key()
         self.preview = None
         self._preview_view = self._preview_key = None
         self.set_title(text(self.lang, "details"))
@@ -138,6 +183,13 @@ class DetailsPane(Pane):
         # coming and the last going then change text only, not which widget shows.
         self.set_notice(notice)
         self._update_body(Text(text(self.lang, "no-selection"), style="italic dim"))
+
+    def _show_fold_key(self) -> None:
+        """The subtitle says what `e` does, while it would do something."""
+        if self.unfolded:
+            self.set_subtitle(text(self.lang, "details.fold"))
+        else:
+            self.set_subtitle(text(self.lang, "details.unfold") if self.folded else "")
 
     def _count_down(self, waiting: bool) -> None:
         if waiting and self._tick is None:

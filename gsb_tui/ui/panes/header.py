@@ -1,4 +1,6 @@
-"""The two header lines: where the data comes from, and how each kind's watch stands."""
+"""The two header lines: where the data comes from (for a demo replay: the scenario step it
+plays, from the recording's marks, and whether it is paused), and how each kind's watch stands,
+worded (never a raw phase id such as "not-served")."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from textual.widget import Widget
 from gsb_tui.dra.alloc.features import features_for, mirrored
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import KINDS, REQUIRED_KINDS, Kind, KindState, Snapshot
-from gsb_tui.words import localize, text
+from gsb_tui.words import CATALOG, localize, text
 
 # Short names so seven kinds fit a line; the order is the one a learner meets them in.
 SHORT = {
@@ -45,7 +47,7 @@ def phase_text(
     12:03:04) / connecting / connecting: slow response (412 bytes in 60 s) / reconnecting n /
     forbidden / not-served / error. `now` is the monotonic time the ages are counted to."""
     if state.phase == "reconnecting":
-        return f"reconnecting {state.attempts}"
+        return text(lang, "phase.reconnecting", n=state.attempts)
     if state.phase == "synced" and state.quiet:  # synced data, but the watch is not heard
         now = time.monotonic() if now is None else now
         ago = max(0.0, now - state.heard)
@@ -54,10 +56,21 @@ def phase_text(
             return text(lang, "header.not-answering", clock=clock)
         return text(lang, "header.stale", n=int(ago))
     if state.phase == "synced" and state.every:  # listed again and again, not watched
-        return f"synced ↻{state.every:.0f}s"
+        return text(lang, "phase.synced-every", n=f"{state.every:.0f}")
     if state.phase == "connecting" and state.message:  # why it is not listed yet
         return text(lang, "header.connecting-why", reason=localize(state.message, lang))
-    return state.phase
+    key = f"phase.{state.phase}"
+    return text(lang, key) if key in CATALOG else state.phase
+
+
+def mark_words(label: str, lang: str) -> str:
+    """A recording's mark (the scenario step it labels) in words: "step-3" is step 3, the
+    profiles' marks have catalog words; a mark of the user's own recording stays as written."""
+    number = label.removeprefix("step-")
+    if number != label and number.isdigit():
+        return text(lang, "step-n", step=int(number))
+    key = f"mark.{label}"
+    return text(lang, key) if key in CATALOG else label
 
 
 def _style(state: KindState) -> str:
@@ -101,6 +114,8 @@ class StatusHeader(Widget):
         self.wall = wall  # the time of day, for "last heard 12:03:04"
         self.snapshot: Snapshot | None = None
         self.finished = False  # a replay that has played everything
+        self.scenario = ""  # a replay's last mark (the step it plays), as recorded
+        self.paused = False  # a replay held by the pause key
         self._shown: tuple[object, ...] = ()  # the text and styles on screen
 
     def on_mount(self) -> None:
@@ -110,6 +125,12 @@ class StatusHeader(Widget):
     def show(self, snapshot: Snapshot, finished: bool = False) -> None:
         self.snapshot = snapshot
         self.finished = finished
+        self._refresh_if_changed()
+
+    def show_replay(self, scenario: str, paused: bool) -> None:
+        """A demo replay's step (its last mark) and whether it is paused."""
+        self.scenario = scenario
+        self.paused = paused
         self._refresh_if_changed()
 
     def _refresh_if_changed(self) -> None:
@@ -144,6 +165,11 @@ class StatusHeader(Widget):
             line.append(info.server)
         else:
             line.append(text(self.lang, "header.demo") + " ", style="bold magenta")
+            if self.paused:
+                line.append(f"⏸ {text(self.lang, 'demo.paused')} ", style="bold reverse yellow")
+            if self.scenario:
+                at = text(self.lang, "demo.at", step=mark_words(self.scenario, self.lang))
+                line.append(f"{at}  ", style="bold")
             line.append(info.server)
         line.append("  ns ", style="dim")
         line.append(info.namespace, style="bold")
@@ -182,7 +208,8 @@ class StatusHeader(Widget):
         else:
             # Narrow: count the synced kinds; group the others by how they stand.
             synced = sum(1 for s in states.values() if _alive(s))
-            line.append(f"synced {synced}/{len(states)}  ", style="green" if synced else "")
+            counted = text(self.lang, "phase.synced-count", n=synced, total=len(states))
+            line.append(f"{counted}  ", style="green" if synced else "")
             groups: dict[str, list[str]] = {}
             styles: dict[str, str] = {}
             for kind, state in states.items():

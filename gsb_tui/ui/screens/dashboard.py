@@ -27,7 +27,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind, Snapshot
-from gsb_tui.ui.describe import describe_claim, describe_slice, to_yaml
+from gsb_tui.ui.describe import describe_claim, to_yaml
 from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.footer import LocalFooter
 from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
@@ -39,7 +39,10 @@ from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
 from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.panes.header import StatusHeader
 from gsb_tui.ui.panes.slices import SlicesPane, SlicesScroll
+from gsb_tui.ui.screens.jumps import JUMP_BINDINGS, Jumps
+from gsb_tui.ui.screens.layout_keys import LAYOUT_BINDINGS, LayoutKeys
 from gsb_tui.ui.screens.text_view import TextViewScreen
+from gsb_tui.ui.slice_text import describe_slice
 from gsb_tui.words import text
 
 WIDE_MIN_WIDTH = 140
@@ -65,7 +68,7 @@ class Selected:
     obj: object
 
 
-class DashboardScreen(Screen[None]):
+class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
     class Ready(Message):
         """The panes are mounted: the App may start feeding them."""
 
@@ -95,6 +98,8 @@ class DashboardScreen(Screen[None]):
         ),
         Binding("tab", "next_pane", "Next pane", show=False, id="gsb.pane.next"),
         Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="gsb.pane.previous"),
+        *JUMP_BINDINGS,  # : n g u o (screens/jumps.py)
+        *LAYOUT_BINDINGS,  # 1..4 L p (screens/layout_keys.py)
     ]
 
     def __init__(self, info: SourceInfo, lang: str) -> None:
@@ -132,7 +137,10 @@ class DashboardScreen(Screen[None]):
     def on_mount(self) -> None:
         self.banner.display = False
         self._apply_layout(self.size.width, self.size.height)
+        if not self.lab_shown:  # config.toml's [layout] lab = false
+            self.show_lab_tab()
         self.query_one(DeviceGrid).focus()
+        self.active_pane = "grid"  # Tab's first stop is the slices, however soon it comes
         self.post_message(self.Ready())
 
     # --- panes ---------------------------------------------------------------------------
@@ -183,10 +191,8 @@ class DashboardScreen(Screen[None]):
         self.grid.show(view, self.flags)
         self.claims.show(view, self.flags)
         self.slices.show(view)
-        if self.selected_claim not in view.claims:
-            keys = self.claims.visible_keys()
-            self.selected_claim = keys[0] if keys else None
-        self.claims.select(self.selected_claim)
+        # Always a row the table shows (a filter or the namespace may hide the last one).
+        self.selected_claim = self.claims.select(self.selected_claim)
         self.grid.mark_claim(self._claim(self.selected_claim), move_cursor=self.grid.cursor is None)
         self.details.show(view, self.selected_claim, warnings)
 
@@ -233,10 +239,12 @@ class DashboardScreen(Screen[None]):
             return
         occ = self.view.occupancy.get(message.device)
         held = occ.holders if occ is not None else ()
-        if not held or held[0].key == self.selected_claim:
+        # A shared device keeps the selected claim; one the table hides leaves it too (`u`).
+        if not held or any(c.key == self.selected_claim for c in held):
             return
-        self.selected_claim = held[0].key
-        self.claims.select(self.selected_claim)
+        if not self.claims.shows(held[0].key):
+            return
+        self.selected_claim = self.claims.select(held[0].key)
         self.grid.mark_claim(held[0], move_cursor=False)
         self.details.show(self.view, self.selected_claim, self.warnings)
 
@@ -254,7 +262,8 @@ class DashboardScreen(Screen[None]):
     def _show_group(self, group: str) -> None:
         self.group = group
         for pane, pane_group in PANES:
-            self.query_one(f"#{pane}").display = not self.narrow or pane_group == group
+            shown = (not self.narrow or pane_group == group) and self.pane_shown(pane)
+            self.query_one(f"#{pane}").display = shown
         # Containers follow their panes: inner rows first, then the columns holding them.
         for box in [*self.query(".row"), *self.query(".column")]:
             box.display = any(child.display for child in box.children)
@@ -315,7 +324,7 @@ class DashboardScreen(Screen[None]):
             self._pending_focus = None
 
     def _step_pane(self, step: int) -> None:
-        names = [name for name, _ in PANES]
+        names = [name for name, _ in PANES if self.pane_shown(name)]
         current = self.current_pane()
         index = names.index(current) + step if current in names else 0
         self.focus_pane(names[index % len(names)])
@@ -351,6 +360,9 @@ class DashboardScreen(Screen[None]):
             if found is not None:
                 return Selected(Kind.SLICES, f"ResourceSlice {found.name}", found)
         claim = self._claim(self.selected_claim)
+        held = cursor_occ.holders if pane == "grid" and cursor_occ is not None else ()
+        if held and all(c.key != self.selected_claim for c in held):
+            claim = held[0]  # the grid's device is held by a claim the table hides
         if claim is not None:
             return Selected(Kind.CLAIMS, f"ResourceClaim {claim.namespace}/{claim.name}", claim)
         return None
@@ -359,6 +371,8 @@ class DashboardScreen(Screen[None]):
         self.app.notify(text(self.lang, "nothing-selected"), severity="warning")
 
     def action_yaml(self) -> None:
+        if self.yaml_of_device():  # a free device in the grid: its YAML (screens/layout_keys.py)
+            return
         selected = self.selected_object()
         if selected is None or not isinstance(selected.obj, Claim | Slice):
             self._nothing()
@@ -394,7 +408,9 @@ class DashboardScreen(Screen[None]):
     def action_selector(self) -> None:
         from gsb_tui.ui.screens.selector import SelectorScreen
 
-        self.app.push_screen(SelectorScreen(self.view, self.lang))
+        step = self.checklist.current_step  # the lab step the checklist is on: its selector
+        lab_dir = getattr(self.app, "lab_dir", None)
+        self.app.push_screen(SelectorScreen.for_step(self.view, self.lang, step, lab_dir))
 
     def action_filter(self) -> None:
         if self.narrow:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -15,11 +17,13 @@ from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from gsb_tui.ui.explain import wrap
 from gsb_tui.ui.footer import binding_words
 from gsb_tui.words import text
 
 HelpRow = tuple[str, str, str, str, str]  # key, description, tooltip, binding id, where
-WIDE = 120  # columns from which the binding ids get a column of their own
+WIDE = 120  # columns from which the keys are a table, the binding ids a column of their own
+KEY_CELLS = 14  # the key column of the narrow layout ("escape / q / ?")
 
 
 def key_label(key: str) -> str:
@@ -57,27 +61,55 @@ class HelpScreen(ModalScreen[None]):
         self.rows = rows
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, show_edge=False, header_style="bold")
         # The ids are what config.toml's [keymap] names; narrower, under WHERE (no room left).
         wide = self.app.size.width >= WIDE
         lang = getattr(self.app, "lang", "en")
-        table.add_column(text(lang, "help.key"), style="bold cyan", no_wrap=True)
-        where_head = text(lang, "help.where" if wide else "help.where-id")
-        table.add_column(where_head, style="dim", no_wrap=True)
-        table.add_column(text(lang, "help.what"))
-        table.add_column("", style="dim")
-        if wide:
-            table.add_column("ID", style="dim", no_wrap=True)
-        for key, description, tooltip, binding_id, where in self.rows:
-            if wide:
-                table.add_row(key, where, description, tooltip, binding_id)
-            else:
-                table.add_row(key, f"{where}\n{binding_id}", description, tooltip)
+        body = self._table(lang) if wide else self._stacked(lang, self.app.size.width)
         with Vertical(id="help") as frame:
             frame.border_title = text(lang, "help.title")
             frame.border_subtitle = text(lang, "help.footer")
             with VerticalScroll():
-                yield Static(table, id="help-table")
+                yield Static(body, id="help-table")
+
+    def _table(self, lang: str) -> Table:
+        table = Table(box=None, show_edge=False, header_style="bold")
+        table.add_column(text(lang, "help.key"), style="bold cyan", no_wrap=True)
+        table.add_column(text(lang, "help.where"), style="dim", no_wrap=True)
+        table.add_column(text(lang, "help.what"))
+        table.add_column("", style="dim")
+        table.add_column("ID", style="dim", no_wrap=True)
+        for key, description, tooltip, binding_id, where in self.rows:
+            table.add_row(key, where, description, tooltip, binding_id)
+        return table
+
+    def _stacked(self, lang: str, screen_width: int) -> Text:
+        """Below WIDE columns: a binding's words on one line after its key, wrapped as
+        sentences under themselves (a column of a four-column table wrapped a Korean tooltip
+        word by word at 80 columns), then where it works and its id, dimmed."""
+        # #help: 90% of the screen, less its border, padding and scrollbar
+        width = max(40, screen_width * 9 // 10 - 6)
+        keys = min(KEY_CELLS, max((cell_len(row[0]) for row in self.rows), default=1))
+        pad = " " * (keys + 2)
+        out = Text()
+        head = f"{text(lang, 'help.key')}"
+        out.append(head + " " * max(1, keys + 2 - cell_len(head)), style="bold")
+        out.append(f"{text(lang, 'help.what')} · {text(lang, 'help.where-id')}\n", style="bold")
+        for key, description, tooltip, binding_id, where in self.rows:
+            shown_key = key if cell_len(key) <= keys else key.replace(" / ", "/")
+            out.append(shown_key + " " * max(1, keys + 2 - cell_len(shown_key)), style="bold cyan")
+            words = f"{description} — {tooltip}" if tooltip else description
+            for i, line in enumerate(wrap(words, width, pad, pad) or [pad]):
+                if i:
+                    out.append("\n" + pad)
+                piece = line[len(pad) :]
+                if i == 0 and piece.startswith(description):
+                    out.append(description, style="bold")
+                    out.append(piece[len(description) :])
+                else:
+                    out.append(piece)
+            out.append(f"\n{pad}{where} · {binding_id}\n", style="dim")
+        out.rstrip()
+        return out
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -38,6 +38,17 @@ def matched(name: str, needle: str) -> list[int]:
     return out
 
 
+def runs(places: list[int]) -> list[tuple[int, int]]:
+    """Consecutive places as (start, end) ranges: one style span per run, not per character."""
+    out: list[tuple[int, int]] = []
+    for at in places:
+        if out and out[-1][1] == at:
+            out[-1] = (out[-1][0], at + 1)
+        else:
+            out.append((at, at + 1))
+    return out
+
+
 class JumpScreen(ModalScreen[Target | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="gsb.jump.close"),
@@ -52,9 +63,8 @@ class JumpScreen(ModalScreen[Target | None]):
         width: 90%; max-width: 110; height: auto; max-height: 80%; margin-top: 2;
         border: round $accent; border-title-style: bold; background: $surface; padding: 0 1;
     }
-    #jump-input { margin-bottom: 1; }
     #jump-results { height: auto; max-height: 24; border: none; background: $surface; }
-    #jump-count { color: $text-muted; height: 1; }
+    #jump-count { color: $text-muted; height: 1; padding: 0 1; }
     """
 
     def __init__(
@@ -82,8 +92,9 @@ class JumpScreen(ModalScreen[Target | None]):
             yield Input(
                 self.query_text, placeholder=text(self.lang, "jump.placeholder"), id="jump-input"
             )
-            yield OptionList(id="jump-results")
+            # The count above the list: at 80x24 the list's foot is below the box's.
             yield Static("", id="jump-count")
+            yield OptionList(id="jump-results")
 
     def on_mount(self) -> None:
         box = self.query_one(Input)
@@ -117,8 +128,8 @@ class JumpScreen(ModalScreen[Target | None]):
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(kind + " " * max(1, KIND_WIDTH - cell_len(kind)), style="dim cyan")
         name = Text(target.name)
-        for at in matched(target.name, needle):
-            name.stylize("bold underline", at, at + 1)
+        for start, end in runs(matched(target.name, needle)):
+            name.stylize("bold underline", start, end)
         line.append_text(name)
         words = hint(self.view, self.index, target, self.lang)
         if words:
@@ -152,4 +163,3 @@ class JumpScreen(ModalScreen[Target | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-

@@ -1,22 +1,29 @@
 """`s`: try a CEL selector on the published devices, live as you type.
 
-The expression (and optionally a DeviceClass) is evaluated, debounced, against every device of
-the current DraView; each device shows ✓/✗/error and which claim and pods hold it. A selector
-the API server would reject shows its message, a hint and the corrected expression (ctrl+f puts
-it in). The App hands the screen every new view while it is open.
+The expression (and optionally a DeviceClass) is evaluated against every device of the current
+DraView; each device shows ✓/✗/error and which claim and pods hold it. A selector the API
+server would reject shows its message, a hint and the corrected expression (ctrl+f puts it in).
+The App hands the screen every new view while it is open. Opened from the dashboard, it starts
+with the selector of the lab step the checklist is on, when that step has one
+(lab/step_selector.py).
 
-Evaluating runs in a worker thread with a time budget (TRIAL_BUDGET), so the screen answers keys
-whatever the selector does; a result that arrives after a newer one was asked for is dropped.
+At 10,000 devices: evaluating runs in a worker thread with a time budget (TRIAL_BUDGET), one at
+a time; the first key after a pause starts it at once, a burst of keys is evaluated once it
+pauses for DEBOUNCE, the latest text always last, and a trial a newer one overtook stops early
+(trial.py's `stop`) and is never shown. A new view that changes none of
+what a trial shows (devices, classes, occupancy, availability: the very same objects) costs
+nothing; no timer runs while nothing changes. At most MAX_ROWS devices are listed (the
+matching ones first when they do not all fit); the summary counts all of them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -26,114 +33,24 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
-from gsb_tui.dra.trial import DeviceVerdict, Trial, try_selector, vocabulary
+from gsb_tui.dra.trial import Trial, try_selector
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
-from gsb_tui.words import localize, text
+from gsb_tui.ui.screens.selector_rows import (
+    MAX_ROWS,
+    device_table,
+    error_text,
+    listed,
+    trial_summary,
+    vocabulary_text,
+)
+from gsb_tui.words import text
 
-DEBOUNCE = 0.15  # seconds of quiet typing before the expression is evaluated
+__all__ = ["MAX_ROWS", "SelectorScreen", "listed", "trial_summary"]
+
+DEBOUNCE = 0.15  # seconds: a change this soon after the one before waits for typing to pause
 TRIAL_BUDGET = 2.0  # seconds one evaluation of every device may take, in the worker
-
-MARKS = {
-    "match": ("✓", "bold green"),
-    "no-match": ("✗", "dim"),
-    "class": ("✗", "dim"),
-    "error": ("!", "bold red"),
-    "": ("·", "dim"),
-}
-
-
-def _verdict_text(d: DeviceVerdict, class_name: str, lang: str = "en") -> Text:
-    if d.verdict == "match":
-        return Text(text(lang, "sel.match"), style="green")
-    if d.verdict == "no-match":
-        return Text(text(lang, "sel.no-match"), style="dim")
-    if d.verdict == "class":
-        why = f": {d.error}" if d.error else ""
-        return Text(text(lang, "sel.not-in-class", name=class_name) + why, style="dim")
-    if d.verdict == "error":
-        return Text(text(lang, "error", message=d.error), style="red")
-    return Text("")
-
-
-def trial_summary(trial: Trial, view: DraView, lang: str = "en") -> str:
-    """What the trial comes to, in `lang`; the view tells which note trial.py gave (class
-    gone, or no expression typed)."""
-    if trial.error:
-        return text(lang, "sel.rejected")
-    if trial.note:
-        if trial.device_class and trial.device_class not in view.classes:
-            return text(lang, "sel.class-gone", name=trial.device_class)
-        if not trial.expression:
-            return text(lang, "sel.type")
-        return trial.note
-    matched = trial.matches
-    total = len(trial.devices)
-    free = sum(1 for d in matched if d.allocatable)
-    errors = sum(1 for d in trial.devices if d.verdict == "error")
-    key = "sel.matches.one" if total == 1 else "sel.matches"
-    summary = text(lang, key, matched=len(matched), total=total)
-    if trial.device_class:
-        summary += " " + text(lang, "sel.class-admits", n=trial.class_admits)
-    summary += ", " + text(lang, "of-them-free", n=free)
-    if errors:
-        summary += "; " + text(lang, "sel.unchecked", n=errors)
-    return summary
-
-
-def device_table(trial: Trial, show_pool: bool, lang: str = "en") -> Table:
-    table = Table(box=None, show_edge=False, header_style="bold", expand=True, pad_edge=False)
-    table.add_column("", no_wrap=True, width=1)
-    table.add_column("DEVICE", no_wrap=True)
-    table.add_column("RESULT", ratio=2)
-    table.add_column("CLAIM", ratio=2, overflow="ellipsis", no_wrap=True)
-    table.add_column("PODS", ratio=1, overflow="ellipsis", no_wrap=True)
-    for d in trial.devices:
-        mark, style = MARKS.get(d.verdict, ("?", ""))
-        occ = d.occupancy
-        name = f"{d.device.id.pool}/{d.device.name}" if show_pool else d.device.name
-        if occ is not None and occ.claims:
-            claim = Text(", ".join(c.name for c in occ.claims))
-        elif d.allocatable:
-            claim = Text("free", style="green")
-        else:  # not held, still not allocatable: the grid's word for why
-            claim = Text(d.state, style="red")
-        pods = ", ".join(p.split("/", 1)[-1] for p in occ.consumers) if occ else ""
-        table.add_row(
-            Text(mark, style=style),
-            Text(name, style="bold" if d.matched else ""),
-            _verdict_text(d, trial.device_class, lang),
-            claim,
-            pods,
-        )
-    return table
-
-
-def vocabulary_text(view: DraView, lang: str = "en") -> Text:
-    out = Text(text(lang, "sel.vocabulary") + "\n", style="bold")
-    for key, names in vocabulary(view):
-        out.append("  ")
-        out.append(key, style="cyan")
-        out.append(": " + ", ".join(names) + "\n", style="dim")
-    out.rstrip()
-    return out
-
-
-def error_text(trial: Trial, lang: str = "en") -> Text:
-    """The API server's rejection as it words it, then the hint and the fix, lined up."""
-    out = Text()
-    out.append(localize(trial.error, lang) + "\n", style="red")
-    hint, fix = text(lang, "sel.hint"), text(lang, "sel.fix")
-    column = max(cell_len(hint), cell_len(fix)) + 1
-    if trial.hint:
-        out.append(hint + " " * (column - cell_len(hint)), style="bold yellow")
-        out.append(localize(trial.hint, lang) + "\n")
-    if trial.fix:
-        out.append(fix + " " * (column - cell_len(fix)), style="bold green")
-        out.append(trial.fix, style="bold cyan")
-        out.append("   " + text(lang, "sel.fix-note"), style="dim")
-    return out
 
 
 class SelectorScreen(ModalScreen[None]):
@@ -148,17 +65,41 @@ class SelectorScreen(ModalScreen[None]):
         ),
     ]
 
-    def __init__(self, view: DraView | None, lang: str = "en", expression: str = "") -> None:
+    def __init__(
+        self,
+        view: DraView | None,
+        lang: str = "en",
+        expression: str = "",
+        origin: tuple[int, str] | None = None,
+    ) -> None:
         super().__init__()
         self.view = view
         self.lang = lang
         self.expression = expression
+        self.origin = origin  # (lab step, file or "cluster") the opening expression is from
+        self._opening = expression
         self.device_class = ""
         self.trial: Trial | None = None  # what the screen shows now
         self.evaluations = 0
-        self._asked = 0  # which evaluation the screen waits for (older results are dropped)
-        self._timer: Timer | None = None
+        self._asked = 0  # bumped by every change of what to evaluate (older results dropped)
+        self._trying = 0  # the `asked` of the trial in the worker; 0 when none runs
+        self._changed_at = -DEBOUNCE  # time.monotonic() of the last change asked for
+        self._timer: Timer | None = None  # one shot: the start once the typing paused
         self._class_names: list[str] = []  # the Select's options now
+        self._facts: tuple[object, ...] = ()  # what the last trial was started on (identity)
+        self._vocabulary_of: object = None  # the devices the vocabulary was drawn for
+
+    @classmethod
+    def for_step(
+        cls, view: DraView | None, lang: str, step: int | None, lab_dir: Path | None
+    ) -> SelectorScreen:
+        """The tool opened on the selector of the lab step `step` when it has one."""
+        if step is None or lab_dir is None:
+            return cls(view, lang)
+        from gsb_tui.lab.step_selector import step_selector
+
+        expression, source = step_selector(step, view, lab_dir)
+        return cls(view, lang, expression, (step, source) if expression else None)
 
     # --- layout --------------------------------------------------------------------------
 
@@ -176,7 +117,7 @@ class SelectorScreen(ModalScreen[None]):
             frame.border_subtitle = text(self.lang, "sel.keys")
             with Horizontal(classes="selector-row"):
                 yield Label("CEL", classes="selector-label")
-                yield Input(
+                yield Input(  # focus selects it all: the first key typed replaces it
                     self.expression,
                     placeholder="device.attributes['<driver>'].index == 7",
                     compact=True,
@@ -193,10 +134,22 @@ class SelectorScreen(ModalScreen[None]):
                     id="selector-class",
                 )
             with VerticalScroll(id="selector-scroll"):
+                origin = self._origin_text()
+                shown = Static(origin, id="selector-origin")
+                shown.display = bool(origin.plain)  # no line at all without one
+                yield shown
                 yield Static("", id="selector-summary")
                 yield Static("", id="selector-error")
                 yield Static("", id="selector-devices")
                 yield Static("", id="selector-vocabulary")
+
+    def _origin_text(self) -> Text:
+        if self.origin is None or not self.expression:
+            return Text("")
+        step, source = self.origin
+        if source == "cluster":
+            source = text(self.lang, "sel.from-cluster")
+        return Text(text(self.lang, "sel.from-step", step=step, source=source), style="dim")
 
     @property
     def composed(self) -> bool:
@@ -217,10 +170,12 @@ class SelectorScreen(ModalScreen[None]):
     @on(Input.Changed, "#selector-input")
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.value == self.expression and self.trial is not None:
+            return
         self.expression = event.value
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(DEBOUNCE, self.evaluate)
+        if self.origin is not None:  # says where the opening expression is from, while it is
+            self.query_one("#selector-origin").display = event.value == self._opening
+        self._want()
 
     @on(Input.Submitted, "#selector-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -236,6 +191,10 @@ class SelectorScreen(ModalScreen[None]):
         self.evaluate()
 
     def action_close(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._asked += 1  # a trial still running stops at its next look
         self.dismiss(None)
 
     def action_apply_fix(self) -> None:
@@ -248,10 +207,18 @@ class SelectorScreen(ModalScreen[None]):
 
     # --- from the App ----------------------------------------------------------------------
 
+    @staticmethod
+    def _facts_of(view: DraView) -> tuple[object, ...]:
+        """What a trial shows that a new view may change: compared by identity (the view
+        hands out the very same objects while nothing they come from changed)."""
+        return (view.devices, view.classes, view.occupancy, view.availability)
+
     def show_view(self, view: DraView) -> None:
-        """A new cluster view while the screen is open: new classes, devices, occupancy."""
+        """A new cluster view while the screen is open: new classes, devices, occupancy.
+        One that changes none of them (a node's heartbeat, an event) costs nothing."""
+        same = self.view is not None and _same(self._facts_of(view), self._facts)
         self.view = view
-        if not self.composed:
+        if same or not self.composed:
             return
         select: Select[Any] = self.query_one("#selector-class", Select)
         options = self._class_options()
@@ -261,7 +228,7 @@ class SelectorScreen(ModalScreen[None]):
             select.set_options(options)
             select.value = keep or Select.NULL
             self.device_class = keep
-        self.evaluate()
+        self._want()
 
     def cel_loaded(self) -> None:
         self.evaluate()
@@ -269,32 +236,72 @@ class SelectorScreen(ModalScreen[None]):
     # --- evaluation ----------------------------------------------------------------------
 
     def evaluate(self) -> None:
+        """Evaluate what is on screen now (or as soon as the running trial stops)."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        self._asked += 1
+        if not self._trying:
+            self._start()
+
+    def _want(self) -> None:
+        """Something to evaluate changed. After a pause (nothing changed for DEBOUNCE) the
+        trial starts at once; within a burst of keys it waits until they pause; a trial
+        running meanwhile is overtaken (it stops early) and the latest one follows it."""
+        self._asked += 1
+        now = time.monotonic()
+        quiet = now - self._changed_at >= DEBOUNCE
+        self._changed_at = now
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if quiet and not self._trying:
+            self._start()
+        else:
+            self._timer = self.set_timer(DEBOUNCE, self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self._timer = None
+        self._pump()
+
+    def _pump(self) -> None:
+        """Start what was last asked for, unless a trial runs (its end calls this again) or
+        the typing has not paused yet (the timer will)."""
+        if self._timer is None and not self._trying:
+            self._start()
+
+    def _start(self) -> None:
         if not self.composed:
             return
         summary = self.query_one("#selector-summary", Static)
-        if self.view is None:
+        view = self.view
+        if view is None:
             summary.update(Text(text(self.lang, "sel.no-view"), style="italic"))
             return
-        words = vocabulary_text(self.view, self.lang)
-        self.query_one("#selector-vocabulary", Static).update(words)
+        if view.devices is not self._vocabulary_of:
+            words = vocabulary_text(view, self.lang)
+            self.query_one("#selector-vocabulary", Static).update(words)
+            self._vocabulary_of = view.devices
         if not cel_ready() or cel_problem():
             note = cel_problem() or text(self.lang, "sel.loading")
             summary.update(Text(note, style="italic"))
             return
         self.evaluations += 1
-        self._asked += 1
-        job = partial(self._try, self.view, self.expression, self.device_class, self._asked)
-        self.run_worker(
-            job, thread=True, group="selector-trial", exclusive=True, exit_on_error=False
-        )
+        self._trying = asked = self._asked
+        self._facts = self._facts_of(view)
+        job = partial(self._try, view, self.expression, self.device_class, asked)
+        self.run_worker(job, thread=True, group="selector-trial", exit_on_error=False)
 
     def _try(self, view: DraView, expression: str, device_class: str, asked: int) -> None:
         """In a worker thread: evaluate, then hand the trial to the UI thread."""
+
+        def overtaken() -> bool:
+            return asked != self._asked
+
         try:
-            trial = try_selector(view, expression, device_class, budget=TRIAL_BUDGET)
+            trial = try_selector(
+                view, expression, device_class, budget=TRIAL_BUDGET, stop=overtaken
+            )
         except Exception as exc:  # said on screen: a worker that dies silently answers nothing
             said = text(self.lang, "cel.cannot-evaluate", detail=f"{type(exc).__name__}: {exc}")
             trial = Trial(expression, device_class, (), error=said)
@@ -302,8 +309,12 @@ class SelectorScreen(ModalScreen[None]):
             self.app.call_from_thread(self._show, trial, view, asked)
 
     def _show(self, trial: Trial, view: DraView, asked: int) -> None:
-        if asked != self._asked or not self.is_mounted or not self.composed:
-            return  # a newer expression was typed meanwhile, or the screen closed
+        self._trying = 0
+        if not self.is_mounted or not self.composed:
+            return  # the screen closed meanwhile
+        if asked != self._asked or trial.stopped:
+            self._pump()  # a newer expression or view was asked for meanwhile: that one next
+            return
         summary = self.query_one("#selector-summary", Static)
         error = self.query_one("#selector-error", Static)
         devices = self.query_one("#selector-devices", Static)
@@ -314,3 +325,7 @@ class SelectorScreen(ModalScreen[None]):
         error.display = bool(trial.error)
         show_pool = view.several_pools()
         devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))

@@ -1,5 +1,6 @@
 """A modal that shows one text (an object's YAML, a describe, an example): highlighted,
-scrollable, and copyable with `c`."""
+scrollable, and copyable with `c`. It may hold a second text a key away (`s`: a device's YAML
+and its whole slice's)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from gsb_tui.words import text as words
 
 
 def highlighted(code: str, lexer: str) -> Text:
@@ -39,6 +42,13 @@ class TextViewScreen(ModalScreen[None]):
         Binding(
             "c", "copy", "Copy", tooltip="Copy the text and save it to a file", id="gsb.view.copy"
         ),
+        Binding(
+            "s",
+            "swap",
+            "Slice / device",
+            tooltip="Switch between the device and its whole slice",
+            id="gsb.view.swap",
+        ),
     ]
 
     def __init__(
@@ -48,28 +58,48 @@ class TextViewScreen(ModalScreen[None]):
         *,
         syntax: str | None = None,
         copy_name: str = "gsb-tui.txt",
+        other: tuple[str, str | Text, str] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.content = content
         self.syntax = syntax
         self.copy_name = copy_name
+        self.other = other  # (title, content, copy name) of the text `s` switches to
 
     @property
     def plain(self) -> str:
         return self.content.plain if isinstance(self.content, Text) else self.content
 
-    def compose(self) -> ComposeResult:
-        body: Text | str
+    def _body(self) -> Text | str:
         if self.syntax and isinstance(self.content, str):
-            body = highlighted(self.content, self.syntax)
-        else:
-            body = self.content
+            return highlighted(self.content, self.syntax)
+        return self.content
+
+    def _keys(self) -> str:
+        lang = getattr(self.app, "lang", "en")
+        return words(lang, "view.keys-swap" if self.other else "view.keys")
+
+    def compose(self) -> ComposeResult:
         with Vertical(id="text-view") as frame:
             frame.border_title = self.title_text
-            frame.border_subtitle = "c copy · Esc close"
+            frame.border_subtitle = self._keys()
             with TextBody():
-                yield Static(body, id="text-view-body")
+                yield Static(self._body(), id="text-view-body")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `s` only where there is a second text to switch to.
+        return self.other is not None if action == "swap" else True
+
+    def action_swap(self) -> None:
+        if self.other is None:
+            return
+        title, content, copy_name = self.other
+        self.other = (self.title_text, self.content, self.copy_name)
+        self.title_text, self.content, self.copy_name = title, content, copy_name
+        self.query_one("#text-view", Vertical).border_title = title
+        self.query_one("#text-view-body", Static).update(self._body())
+        self.query_one(TextBody).scroll_home(animate=False)
 
     def on_mount(self) -> None:
         for body in self.query(TextBody):  # none when pushed as the app quits (`q` `y` in a burst)
