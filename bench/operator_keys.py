@@ -130,7 +130,7 @@ async def trial_shown(pilot: Pilot[Any], app: KeysApp, screen: SelectorScreen, k
     box = screen.query_one("#selector-input", Input)
     started = time.monotonic()
     await pilot.press(key)
-    wanted = box.value
+    wanted = box.value.strip()  # as the trial keeps it
 
     def shown() -> bool:
         trial = screen.trial

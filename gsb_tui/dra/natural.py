@@ -17,9 +17,9 @@ NaturalKey = tuple[tuple[int, int | str, str], ...]
 def natural_key(name: str) -> NaturalKey:
     """A sort key splitting `name` into text and number runs; numbers compare by value.
 
-    Each run is tagged (0 a number, 1 text) so a number never meets text in a comparison and
-    numbers come first, as in `ls -v`; leading zeros break ties in text order ("gpu-01", then "gpu-1");
-    text compares without case, its spelling breaking ties."""
+    Each run is tagged (0 a number, 1 text) so a number never meets text in a comparison,
+    and numbers come first, as `ls -v` has them; leading zeros break ties in text order
+    ("gpu-01", then "gpu-1"); text compares without case, its spelling breaking ties."""
     key: list[tuple[int, int | str, str]] = []
     for index, part in enumerate(_RUNS.split(name)):
         if index % 2:  # split with one group alternates text, number, text, ...

@@ -160,6 +160,9 @@ def claim_details(
         for _pod, blocker in not_started:
             blocker_lines(out, view, blocker, width, lang)
     _result_lines(out, view, claim, width, lang, now)
+    if claim.device_status:  # what the driver says of the devices it holds
+        _heading(out, text(lang, "feat.h.device-status"))
+        device_status_lines(out, claim, lang)
     _consumer_lines(out, view, claim, lang)
     pods = view.pods_of_claim(claim)
     found = claim_warnings(claim, pods, warnings)
@@ -205,9 +208,6 @@ def claim_details(
         out.append(f"  {text(lang, 'feat.constraint', constraint=constraint)}\n", style="dim")
     if claim.config_count:
         out.append(f"  {text(lang, 'feat.config', n=claim.config_count)}\n", style="dim")
-    if claim.device_status:
-        _heading(out, text(lang, "feat.h.device-status"))
-        device_status_lines(out, claim, lang)
     recent = event_limit <= RECENT_EVENTS
     _heading(out, text(lang, "h.recent-events" if recent else "h.events"))
     _event_lines(out, claim_events(view, claim), limit=event_limit, lang=lang)

@@ -15,9 +15,11 @@ from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.panes.claims import ClaimFilter
 from gsb_tui.ui.panes.details import DetailsScroll
 from gsb_tui.ui.panes.grid import DeviceGrid
+from gsb_tui.ui.panes.grid_filter import NodeFilter
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
 from gsb_tui.ui.screens.jump import JumpScreen
+from gsb_tui.ui.screens.ledger_list import LedgerListScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
@@ -40,12 +42,14 @@ def binding_classes(app_class: type[Any]) -> tuple[type[Any], ...]:
         SelectorScreen,
         HelpScreen,
         JumpScreen,
+        NodeFilter,
+        LedgerListScreen,
     )
 
 
 # Where each class's bindings work, as the keymap's clash check sees it: the App's everywhere,
 # the dashboard's in each of its panes, a pane's only when it has focus, a modal's on it alone.
-_PANES = ("grid", "claims", "details", "checklist", "filter", "other")
+_PANES = ("grid", "claims", "details", "checklist", "filter", "grid-filter", "other")
 _CONTEXTS: dict[type[Any], frozenset[str]] = {
     DashboardScreen: frozenset(f"dashboard:{pane}" for pane in _PANES),
     DeviceGrid: frozenset({"dashboard:grid"}),
@@ -57,6 +61,8 @@ _CONTEXTS: dict[type[Any], frozenset[str]] = {
     SelectorScreen: frozenset({"selector"}),
     HelpScreen: frozenset({"help"}),
     JumpScreen: frozenset({"jump"}),
+    NodeFilter: frozenset({"dashboard:grid-filter"}),
+    LedgerListScreen: frozenset({"ledger-list"}),
 }
 _EVERYWHERE = frozenset().union(*_CONTEXTS.values())
 
@@ -113,6 +119,8 @@ def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
         (SelectorScreen, text(lang, "help.selector")),
         (HelpScreen, text(lang, "help.this")),
         (JumpScreen, text(lang, "help.jump")),
+        (NodeFilter, text(lang, "help.grid-filter")),
+        (LedgerListScreen, text(lang, "help.ledger-list")),
     ]
     keymap = app.keymap
     out: list[tuple[str, Binding, str]] = []

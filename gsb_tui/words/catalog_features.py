@@ -17,7 +17,7 @@ FEATURES: dict[str, tuple[str, str]] = {
     "feat.state.tainted": ("tainted", "테인트"),
     "feat.state.full": ("full", "꽉 참"),
     "feat.state.binding": ("binding", "바인딩 중"),
-    "feat.state.binding-failed": ("binding-failed", "바인딩 실패"),
+    "feat.state.binding-failed": ("binding failed", "바인딩 실패"),
     "feat.state.incomplete-pool": ("incomplete pool", "불완전한 풀"),
     "feat.state.invalid-pool": ("invalid pool", "잘못된 풀"),
     # ---------------------------------------------------------------- a cell's two lines

@@ -22,7 +22,7 @@ GRID: dict[str, tuple[str, str]] = {
     "grid.col.free": ("FREE", "남음"),
     "grid.col.blocked": ("BLOCK", "막힘"),
     "grid.col.tainted": ("TAINT", "테인트"),
-    "grid.col.unhealthy": ("SICK", "비정상"),
+    "grid.col.unhealthy": ("✚", "✚"),  # the unhealthy mark (and the ledger's ✚ n unhealthy)
     "grid.col.model": ("MODEL", "모델"),
     "grid.col.strip": ("DEVICES", "장치별"),
     # the strip's legend: one mark per device, coloured as its cell
@@ -72,7 +72,10 @@ GRID: dict[str, tuple[str, str]] = {
     "ledger-list.what.unavailable": ("cannot be allocated", "할당 못 함"),
     "ledger-list.what.unhealthy": ("unhealthy", "비정상"),
     "ledger-list.what.health-unknown": ("health unknown", "상태 모름"),
-    "ledger-list.why.taints": ("taint {taints} (no toleration)", "테인트 {taints} (톨러레이션 없음)"),
+    "ledger-list.why.taints": (
+        "taint {taints} (no toleration)",
+        "테인트 {taints} (톨러레이션 없음)",
+    ),
     "ledger-list.why.counters": (
         "counters {counters} used by {devices}",
         "카운터 {counters}: {devices}에서 씀",

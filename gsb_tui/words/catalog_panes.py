@@ -60,6 +60,9 @@ PANES: dict[str, tuple[str, str]] = {
         "{path}: [layout] lab 은 true 나 false 여야 합니다 ({type}이(가) 아니라)."
         " 실습 창을 보입니다",
     ),
+    # the slices pane: a node's allocatable that cannot be shown
+    "slices.node-forbidden": ("forbidden (RBAC)", "권한 없음 (RBAC)"),
+    "slices.node-not-seen": ("node not seen", "노드를 아직 못 봄"),
     # the YAML / describe view
     "view.keys": ("c copy · Esc close", "c 복사 · Esc 닫기"),
     "view.keys-swap": (

@@ -95,7 +95,10 @@ def test_tainted_and_blocked_entries_carry_their_reasons() -> None:
     assert len(blocked) == tally["blocked"]
     assert all(e.short_counters for e in blocked)
     assert all(view.state(b) != "free" for e in blocked for b in e.blocked_by)
-    keys = [(natural_key(e.node), natural_key(e.device.pool), natural_key(e.device.device)) for e in blocked]
+    keys = [
+        (natural_key(e.node), natural_key(e.device.pool), natural_key(e.device.device))
+        for e in blocked
+    ]
     assert keys == sorted(keys)
     in_use = ledger_entries(view, "in-use")
     assert len(in_use) == len(view.ledger().allocated)

@@ -10,8 +10,8 @@ import string
 
 import pytest
 
-from gsb_tui.words import CATALOG, Text, choose_lang, localize, t, text
 import gsb_tui.words
+from gsb_tui.words import CATALOG, Text, choose_lang, localize, t, text
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 

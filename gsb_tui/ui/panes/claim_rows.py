@@ -43,16 +43,18 @@ def cells(shown: tuple[str, ...]) -> tuple[Text, ...]:
     return (cell, state_cell, Text(devices), Text(consumers))
 
 
-SHARED_FLOOR = 18  # DEVICES and CONSUMERS shrink to this before anything else is cut
+CONSUMERS_KEPT = 24  # CONSUMERS shrinks to this first ("dra-big (waiting)" is 17)
+DEVICES_FLOOR = 8  # then DEVICES, to this, before anything else is cut
 
 
 def fit_widths(heads: Sequence[str], counts: Sequence[Counter[int]], room: int) -> list[int]:
     """Each column as wide as its widest text (counts: how many rows have each width) within
-    `room`: the device list gives way first, down to SHARED_FLOOR, then the consumers, to the
-    same floor (so "dra-big (waiting)" keeps its word), then devices, consumers and the claim
-    name to their headers' width."""
+    `room`: consumers wider than CONSUMERS_KEPT give way first, down to it (a pod's name and
+    "(waiting)" stay whole), then the device list, down to DEVICES_FLOOR (the details and the
+    grid list a claim's devices too), then consumers, devices and the claim name to their
+    headers' width."""
     widths = [max(len(h), max(c, default=0)) for h, c in zip(heads, counts, strict=True)]
-    for i, floor in ((2, SHARED_FLOOR), (3, SHARED_FLOOR), (2, 0), (3, 0), (0, 0)):
+    for i, floor in ((3, CONSUMERS_KEPT), (2, DEVICES_FLOOR), (3, 0), (2, 0), (0, 0)):
         excess = sum(widths) - room
         if excess <= 0:
             break

@@ -1,49 +1,93 @@
 """The device grid: one cell per published device, grouped by node and pool, or by counter set
-where a pool shares counters out (the partitions of one physical device are one group).
+where a pool shares counters out (the partitions of one physical device are one group), each
+group under its title and a summary line (in use, free, blocked, tainted, unhealthy, model).
 
 A cell says its state in words (free / allocated / reserved / shared, or blocked / tainted /
 full / binding / binding-failed where DraView.state says so) as well as colour, names the claim
 holding the device and the pods using it, and the health a real node's kubelet reports for it
-when that is not Healthy. Any number of devices scrolls; the cells are drawn by
-one DeviceCanvas (device_canvas.py), only the rows on screen.
+when that is not Healthy. More devices than a few panes of cells hold, and the grid is compact
+(or `z`): a line per node with its counts and a mark per device; Enter opens a node as cells.
+`f` filters nodes by name; `l` (or a click on a ledger count) lists the devices behind a count.
+Any number of devices scrolls; one DeviceCanvas (device_canvas.py) draws the lines on screen.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from fractions import Fraction
+from collections.abc import Mapping
 from functools import cached_property
 from typing import ClassVar
 
-from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
+from textual.widgets import Input
 
-from gsb_tui.dra.availability import CounterLedger, format_quantity
-from gsb_tui.dra.model import Claim, Device, DeviceId, Slice
+from gsb_tui.dra.model import Claim, DeviceId
+from gsb_tui.dra.node_summary import Category, DeviceCounts, by_model, count, merged
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
+from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex
 from gsb_tui.ui.messages import DeviceSelected
+from gsb_tui.ui.panes import grid_groups
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
-from gsb_tui.ui.panes.device_canvas import Cell, DeviceCanvas, Group
+from gsb_tui.ui.panes.device_canvas import Cell, DeviceCanvas
+from gsb_tui.ui.panes.grid_filter import NodeFilter, matching
+from gsb_tui.ui.panes.grid_keys import GridKeys
+from gsb_tui.ui.panes.grid_layout import Group, NodeLine
+from gsb_tui.ui.panes.grid_ledger import LedgerLine, first_problem
 from gsb_tui.words import text
 
 
-class DeviceGrid(Pane, can_focus=True):
+class DeviceGrid(GridKeys, Pane, can_focus=True):
     title_key = "grid"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Previous device", show=False, id="gsb.grid.left"),
         Binding("right", "move(1)", "Next device", show=False, id="gsb.grid.right"),
         Binding("up", "move_row(-1)", "Device above", show=False, id="gsb.grid.up"),
         Binding("down", "move_row(1)", "Device below", show=False, id="gsb.grid.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="gsb.grid.pageup"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="gsb.grid.pagedown"),
+        Binding("home", "edge(0)", "First device", show=False, id="gsb.grid.home"),
+        Binding("end", "edge(1)", "Last device", show=False, id="gsb.grid.end"),
+        Binding(
+            "enter",
+            "open",
+            "Open node",
+            show=False,
+            tooltip="Compact: show the node's devices as cells (again: a line again)",
+            id="gsb.grid.open",
+        ),
+        Binding(
+            "z",
+            "compact",
+            "Compact",
+            show=False,  # in `?`: the footer keeps room for y, d, / and ? at 80 columns
+            tooltip="A line per node with a mark per device, or the cells (boxes)",
+            id="gsb.grid.compact",
+        ),
+        Binding(
+            "f",
+            "filter_nodes",
+            "Nodes",
+            show=False,  # in `?`: the footer keeps room for y, d, / and ? at 80 columns
+            tooltip="Show only the nodes whose name contains what you type",
+            id="gsb.grid.filter",
+        ),
+        Binding(
+            "l",
+            "ledger_list",
+            "List",
+            show=False,  # in `?`: the footer keeps room for y, d, / and ? at 80 columns
+            tooltip="The devices behind the ledger's counts (blocked, tainted, …) and why",
+            id="gsb.grid.list",
+        ),
     ]
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
-        yield Static("", classes="body ledger")
+        yield NodeFilter(placeholder=text(self.lang, "grid.filter.placeholder"))
+        yield LedgerLine(self.lang, classes="body ledger")
         yield DeviceCanvas(lang=self.lang, classes="body cells")
 
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
@@ -51,13 +95,18 @@ class DeviceGrid(Pane, can_focus=True):
         self.view: DraView | None = None
         self.flags: WarningIndex = NO_WARNINGS
         self.cells: dict[DeviceId, Cell] = {}
-        self.order: list[DeviceId] = []
+        self.order: list[DeviceId] = []  # the devices shown, in the order ←/→ go
         self.cursor: DeviceId | None = None
         self.marked: frozenset[DeviceId] = frozenset()
-        self._scrolled_to: DeviceId | None = None
-        self._ledger: tuple[object, ...] = ()
+        self.node_filter = ""
+        self.all_groups: tuple[Group, ...] = ()
+        self.all_lines: tuple[NodeLine, ...] = ()
+        self._index: dict[DeviceId, int] = {}  # place in `order`
+        self._line_of: dict[DeviceId, str] = {}  # device -> its node line's key
+        self._models: Mapping[str, tuple[str, ...]] = {}
         self._groups_of: tuple[object, ...] = ()  # what the groups were made from
         self._cells_of: tuple[object, ...] = ()  # what the cells were made from
+        self._counts_of: tuple[object, ...] = ()  # what the counts were made from
         # The cells whose marked or cursor flag is set: a new mark looks at these and the
         # newly marked, not at every cell (10,000 of them at scale).
         self._painted: set[DeviceId] = set()
@@ -66,9 +115,18 @@ class DeviceGrid(Pane, can_focus=True):
     def canvas(self) -> DeviceCanvas:
         return self.query_one(DeviceCanvas)
 
+    @cached_property
+    def filter_input(self) -> NodeFilter:
+        return self.query_one(NodeFilter)
+
     @property
     def columns(self) -> int:
         return self.canvas.geometry.columns
+
+    @property
+    def line_cursor(self) -> str | None:
+        """The compact node line the keyboard is on (None: on a device, or boxes)."""
+        return self.canvas.line_cursor
 
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
@@ -87,8 +145,7 @@ class DeviceGrid(Pane, can_focus=True):
         self.set_subtitle(
             stale_note(snap, Kind.SLICES, self.lang) or stale_note(snap, Kind.CLAIMS, self.lang)
         )
-        self._show_ledger(view)
-        canvas = self.canvas
+        self.query_one(LedgerLine).show(view, flags)
         # The cells follow the devices, their occupancy and availability and the warnings:
         # unchanged, those are the very same objects (dra/ keeps them from build to build).
         made_of = (view.devices, view.occupancy, view.availability, view.health)
@@ -101,16 +158,62 @@ class DeviceGrid(Pane, can_focus=True):
         # The groups follow the slices (and counter use): at 10,000 devices making their
         # titles again costs more than the rest of a repaint. Unchanged slices are the very
         # same objects, so the tuple compares by identity, element by element.
-        groups_of = (view.slices, _counter_use(view))
-        if groups_of == self._groups_of:
-            groups = canvas.groups
-        else:
-            groups, self._groups_of = self._groups(view), groups_of
-        if groups != canvas.groups:
-            canvas.set_groups(groups)  # devices came or went: every place may move
+        groups_of = (view.slices, grid_groups.counter_use(view))
+        if groups_of != self._groups_of:
+            self._groups_of = groups_of
+            groups = grid_groups.make_groups(view, self.lang)
+            if groups != self.all_groups:
+                self.all_groups = groups
+                self.all_lines = grid_groups.make_lines(groups, self.lang)
+                self._models = grid_groups.line_models(view, self.all_lines)
+                self._line_of = {d: line.key for line in self.all_lines for d in line.devices}
+                self._counts_of = ()
+                self._show_groups()  # devices came or went: every place may move
+        counts_of = (*made_of, self.all_groups)
+        if len(counts_of) != len(self._counts_of) or any(
+            a is not b for a, b in zip(counts_of, self._counts_of, strict=True)
+        ):
+            self._counts_of = counts_of
+            self._show_counts(view)
         if self.cursor not in self.cells:
             self.cursor = None
         self._paint_marks()
+
+    def _show_counts(self, view: DraView) -> None:
+        """Each group's, node line's and model's counts: the ledger's facts, split."""
+        summaries = {g.key: count(view, g.devices) for g in self.all_groups}
+        lines: dict[str, DeviceCounts] = {
+            line.key: merged(summaries[g.key] for g in line.groups) for line in self.all_lines
+        }
+        self.canvas.set_counts(summaries, lines, by_model(view))
+
+    def _show_groups(self) -> None:
+        """The groups the node filter keeps, to the canvas; the title says what is shown."""
+        lines = matching(self.all_lines, self.node_filter)
+        groups = tuple(g for line in lines for g in line.groups)
+        self.order = [d for g in groups for d in g.devices]
+        self._index = {d: i for i, d in enumerate(self.order)}
+        canvas = self.canvas
+        if canvas.line_cursor is not None and canvas.line_cursor not in {n.key for n in lines}:
+            canvas.line_cursor = None
+        canvas.set_groups(groups, lines, self._models)
+        self._show_title()
+
+    def _show_title(self) -> None:
+        title = text(self.lang, "grid")
+        if self.canvas.compact:
+            title = text(self.lang, "grid.title.compact", title=title)
+        if self.node_filter:
+            shown = len(matching(self.all_lines, self.node_filter))
+            title = text(
+                self.lang,
+                "grid.title.filter",
+                title=title,
+                filter=self.node_filter,
+                shown=shown,
+                total=len(self.all_lines),
+            )
+        self.set_title(title)
 
     def _make_cells(self, view: DraView, flags: WarningIndex) -> None:
         """Each device's cell, the old one kept and updated; the changed ones redrawn."""
@@ -142,121 +245,16 @@ class DeviceGrid(Pane, can_focus=True):
                 cell.health = health
             cells[device.id] = cell
         self.cells = canvas.cells = cells
-        self.order = [d.id for d in view.devices]
         self._painted &= cells.keys()
         canvas.redraw(changed)  # set_groups after this redraws every place anyway
-
-    def _groups(self, view: DraView) -> tuple[Group, ...]:
-        generations = {(s.driver, s.pool): s.generation for s in view.slices}
-        slices = {s.name: s for s in view.slices}
-        keyed: dict[tuple[str, ...], list[DeviceId]] = {}
-        for device in view.devices:
-            keyed.setdefault(_group_key(view, device, slices), []).append(device.id)
-        groups = []
-        for key, ids in keyed.items():
-            title = Text(no_wrap=True, overflow="ellipsis")
-            if key[0] == "counters":
-                _, node, driver, pool, counter_set = key
-                self._counter_title(title, view.counters[(driver, pool, counter_set)])
-                title.append(" · node ", style="dim")
-                title.append(node or "-")
-                title.append(" pool ", style="dim")
-                title.append(pool)
-            else:
-                _, node, driver, pool = key
-                if node.startswith("@"):  # no node: where the slice's devices are reachable
-                    where = node[1:]
-                    title.append(text(self.lang, f"feat.where.{where}"), style="bold")
-                else:
-                    title.append("node ", style="dim")
-                    title.append(node or "(network)", style="bold")
-                if pool != node:
-                    title.append(" pool ", style="dim")
-                    title.append(pool)
-            generation = generations.get((driver, pool), 0)
-            count = text(self.lang, "grid.group-count", n=len(ids))
-            title.append(f" · {driver} · gen {generation} · {count}", style="dim")
-            groups.append(Group(title, tuple(ids)))
-        return tuple(groups)
-
-    def _counter_title(self, title: Text, ledger: CounterLedger) -> None:
-        """The set and each counter's use: gpu-0-counters · memory 40Gi used · 40Gi left."""
-        title.append(ledger.name, style="bold")
-        for counter, total in ledger.total.items():
-            used, left = ledger.used.get(counter, Fraction(0)), ledger.left(counter)
-            words = text(
-                self.lang,
-                "feat.group.counter",
-                counter=counter,
-                used=format_quantity(used),
-                left=format_quantity(left),
-            )
-            title.append(" · ", style="dim")
-            title.append(words, style="red" if left <= 0 < total else "")
-
-    def _show_ledger(self, view: DraView) -> None:
-        ledger = view.ledger()
-        line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(
-            text(
-                self.lang,
-                "ledger",
-                total=ledger.total,
-                used=len(ledger.allocated),
-                free=ledger.free,
-            )
-        )
-        if ledger.unavailable:  # published, not held, and still not allocatable: say why
-            states = Counter(view.state(d) for d in ledger.unavailable)
-            for state, style in (
-                ("blocked", "dim red"),
-                ("tainted", "red"),
-                ("incomplete-pool", "yellow"),
-                ("invalid-pool", "red"),
-            ):
-                count = states.pop(state, 0)
-                if count:
-                    line.append(" · ")
-                    line.append(text(self.lang, f"feat.ledger.{state}", n=count), style=style)
-            rest = sum(states.values())
-            if rest:
-                line.append(" · ")
-                line.append(text(self.lang, "feat.ledger.unavailable", n=rest), style="dim red")
-        line.append("\n")
-        published = [d for d in view.health.devices if d in view.occupancy]
-        unhealthy, unknown = view.health.counts(published)
-        for key, count, style in (
-            ("feat.ledger.unhealthy", unhealthy, "bold red"),
-            ("feat.ledger.health-unknown", unknown, "bold yellow"),
-        ):
-            if count:  # as the kubelet reports them for the pods using them
-                line.append(text(self.lang, key, n=count), style=style)
-                line.append("  ")
-        if ledger.pending_keys:
-            pods = ", ".join(name for _, name in ledger.pending_keys)
-            line.append(text(self.lang, "pending", pods=pods), style="bold yellow")
-            line.append("  ")
-        # Demand the devices do not meet: the unallocated claims pods wait for.
-        for claim, wanted in ledger.waiting_claims[:3]:
-            wants = text(self.lang, "ledger.wants", claim=claim.name, n=wanted)
-            line.append(f"{wants}  ", style="yellow")
-        for warning in self.flags.unattached[:2]:  # no cell to mark: the claim does not exist
-            pod = warning.pods[0][1] if warning.pods else ""
-            words = text(
-                self.lang, "ledger.pod-warning", pod=pod, short=short([warning], self.lang)
-            )
-            line.append(f"{MARK} {words}  ", style="bold red")
-        shown = (line.plain, tuple(line.spans))
-        if shown != self._ledger:  # the same line again would re-layout the pane
-            self._ledger = shown
-            self.query_one(".ledger", Static).update(line, layout=False)  # fixed height
 
     # --- selection ----------------------------------------------------------------------
 
     def mark_claim(self, claim: Claim | None, move_cursor: bool = True) -> None:
         """Highlight the devices of a claim (the claim the Claims pane has selected)."""
         self.marked = frozenset(claim.devices) if claim is not None else frozenset()
-        if move_cursor and claim is not None:
+        # On a node's line the keyboard stays there: a repaint must not pull it to a device.
+        if move_cursor and claim is not None and self.canvas.line_cursor is None:
             first = next((d for d in self.order if d in self.marked), None)
             if first is not None and self.cursor not in self.marked:
                 self.cursor = first
@@ -276,18 +274,41 @@ class DeviceGrid(Pane, can_focus=True):
                 touched.append(device_id)
         self._painted = {d for d in wanted if d in self.cells}
         self.canvas.redraw(touched)
-        if self.cursor in self.cells and (scroll or self.cursor != self._scrolled_to):
-            self._scrolled_to = self.cursor
+        anchor = self.canvas.line_cursor or self.cursor
+        if anchor is not None and (scroll or anchor != self.canvas.keep_in_view):
+            self.canvas.keep_in_view = anchor
             # Laid out after this refresh: the canvas knows its width (and rows) only then.
-            self.call_after_refresh(self._scroll_to_cursor)
+            self.call_after_refresh(self._reveal)
 
-    def _scroll_to_cursor(self) -> None:
-        if self.cursor is not None:
-            self.canvas.scroll_to_device(self.cursor)
+    def _reveal(self) -> None:
+        """The cursor's row in view, with its group's title and summary for a first row."""
+        canvas = self.canvas
+        geometry = canvas.geometry
+        stop = geometry.stop_of(self.cursor, canvas.line_cursor)
+        if stop is None:
+            return
+        region = geometry.stop_region(geometry.stops[stop], geometry.width)
+        canvas.show_region(region, canvas.line_cursor or self.cursor)
 
-    def select_device(self, device: DeviceId) -> None:
+    def select_device(self, device: DeviceId, open_node: bool = True) -> None:
+        """The cursor on the device, scrolled into view: its node opened in compact mode and
+        the node filter cleared if either hides it."""
         if device not in self.cells:
             return
+        if device not in self._index and self.node_filter:
+            self.node_filter = ""
+            self.filter_input.value = ""
+            self._show_groups()
+            self.app.notify(text(self.lang, "grid.filter.cleared", device=device.device))
+        canvas = self.canvas
+        line = self._line_of.get(device)
+        if canvas.compact and device not in canvas.geometry.places:
+            if open_node and line is not None:
+                canvas.set_mode(canvas.choice, canvas.expanded | {line})
+            else:  # a mark in a closed node's strip: the keyboard on its line
+                canvas.set_line_cursor(line)
+        if device in canvas.geometry.places:
+            canvas.set_line_cursor(None)
         self.cursor = device
         self._paint_marks(scroll=True)
         self.post_message(DeviceSelected(device))
@@ -295,37 +316,52 @@ class DeviceGrid(Pane, can_focus=True):
     def on_device_canvas_clicked(self, message: DeviceCanvas.Clicked) -> None:
         message.stop()
         self.focus()
-        self.select_device(message.device)
+        self.select_device(message.device, open_node=False)
 
-    def action_move(self, step: int) -> None:
-        if not self.order:
+    def on_device_canvas_line_clicked(self, message: DeviceCanvas.LineClicked) -> None:
+        message.stop()
+        self.focus()
+        self._go_line(message.key)
+
+    def on_device_canvas_relaid(self, message: DeviceCanvas.Relaid) -> None:
+        message.stop()
+        self._show_title()
+
+    def action_filter_nodes(self) -> None:
+        found = self.filter_input
+        found.display = True
+        found.focus()
+
+    @on(Input.Changed, "NodeFilter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.value != self.node_filter:
+            self.node_filter = event.value
+            self._show_groups()
+            self._paint_marks(scroll=True)
+
+    @on(NodeFilter.Done)
+    def _filter_done(self, event: NodeFilter.Done) -> None:
+        event.stop()
+        if self.node_filter != self.filter_input.value:
+            self.node_filter = self.filter_input.value
+            self._show_groups()
+        self.focus()
+
+    def action_ledger_list(self, category: Category | None = None) -> None:
+        if self.view is None:
             return
-        index = self.order.index(self.cursor) + step if self.cursor in self.order else 0
-        self.select_device(self.order[max(0, min(len(self.order) - 1, index))])
+        from gsb_tui.ui.screens.ledger_list import LedgerListScreen
 
-    def action_move_row(self, step: int) -> None:
-        self.action_move(step * self.columns)
+        wanted = category or first_problem(self.view)
+        screen = LedgerListScreen(self.view, wanted, self.lang)
+        self.app.push_screen(screen, self._listed)
 
+    def _listed(self, device: DeviceId | None) -> None:
+        if device is not None:
+            self.focus()
+            self.select_device(device)
 
-def _counter_use(view: DraView) -> tuple[object, ...]:
-    """What the counter-set titles say: each set's use."""
-    return tuple((key, tuple(c.used.items())) for key, c in view.counters.items())
-
-
-def _group_key(view: DraView, device: Device, slices: dict[str, Slice]) -> tuple[str, ...]:
-    """("counters", node, driver, pool, set) for a device consuming a counter set its pool
-    shares; else ("node", node, driver, pool), node "@<where>" for a slice with no node."""
-    driver, pool = device.id.driver, device.id.pool
-    for use in device.consumes:
-        if (driver, pool, use.counter_set) in view.counters:
-            return ("counters", device.node, driver, pool, use.counter_set)
-    node = device.node
-    if not node:
-        found = slices.get(device.slice_name)
-        where = found.where if found is not None else ""
-        if device.all_nodes:
-            where = "all-nodes"
-        elif device.node_selector:
-            where = "node-selector"
-        node = f"@{where}" if where else ""
-    return ("node", node, driver, pool)
+    def on_ledger_line_list_wanted(self, message: LedgerLine.ListWanted) -> None:
+        message.stop()
+        self.action_ledger_list(message.category)

@@ -192,7 +192,7 @@ class Geometry:
 
     def row_index(self, line: int) -> int | None:
         index = bisect.bisect_right(self.starts, line) - 1
-        return index if 0 <= index and line < self.height else None
+        return index if index >= 0 and line < self.height else None
 
     def row_at(self, line: int) -> tuple[Row, int] | None:
         """The row drawn on `line` and the line's offset inside it."""

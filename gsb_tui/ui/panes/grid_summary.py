@@ -7,7 +7,7 @@ only words and lays them out. A strip has one mark per device, coloured as the d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -113,7 +113,9 @@ def summary_text(counts: DeviceCounts, lang: str) -> Text:
 def model_head(model: str, counts: DeviceCounts, lang: str) -> Text:
     """A compact grid's line for one model: model X · 960 devices · 122 in use · 670 free …"""
     line = Text(no_wrap=True, overflow="ellipsis")
-    words = text(lang, "grid.head.model", model=model) if model else text(lang, "grid.head.no-model")
+    words = (
+        text(lang, "grid.head.model", model=model) if model else text(lang, "grid.head.no-model")
+    )
     line.append(words, style="bold")
     line.append(" · ", style="dim")
     line.append(text(lang, "grid.head.devices", n=counts.devices))
@@ -135,7 +137,9 @@ class Columns:
 
     @property
     def strip_x(self) -> int:
-        return self.name + 1 + sum(n[3] for n in self.numbers) + (self.model + 1 if self.model else 0)
+        return (
+            self.name + 1 + sum(n[3] for n in self.numbers) + (self.model + 1 if self.model else 0)
+        )
 
 
 def fit_columns(
@@ -177,8 +181,8 @@ def _cell(line: Text, words: str, width: int, style: str | Style = "", right: bo
     line.append(" ")
 
 
-def columns_text(columns: Columns, lang: str, style_of: StyleOf) -> Text:
-    """The column names, then the strip's legend."""
+def columns_text(columns: Columns, lang: str) -> Text:
+    """The column names."""
     line = Text(no_wrap=True, overflow="ellipsis", style="bold")
     _cell(line, text(lang, "grid.col.node"), columns.name)
     for _field, key, _style, width in columns.numbers:
@@ -186,10 +190,17 @@ def columns_text(columns: Columns, lang: str, style_of: StyleOf) -> Text:
     if columns.model:
         _cell(line, text(lang, "grid.col.model"), columns.model)
     line.append(text(lang, "grid.col.strip"))
-    for mark, key, state in LEGEND:
-        line.append("  ")
+    return line
+
+
+def legend_text(lang: str, style_of: StyleOf) -> Text:
+    """What each mark of a strip means, each in its colour."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for index, (mark, key, state) in enumerate(LEGEND):
+        if index:
+            line.append("  ")
         line.append(mark, style=style_of(state))
-        line.append(" " + text(lang, key), style=Style(bold=False, dim=True))
+        line.append(" " + text(lang, key), style="dim")
     return line
 
 

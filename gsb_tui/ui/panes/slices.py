@@ -249,7 +249,8 @@ def allocatable_table(view: DraView, node: str, lang: str) -> Table:
         table.add_row(name, value)
     if not allocatable:
         state = view.snapshot.state(Kind.NODES)
-        reason = "forbidden (RBAC)" if state.phase == "forbidden" else "node not seen"
+        key = "slices.node-forbidden" if state.phase == "forbidden" else "slices.node-not-seen"
+        reason = text(lang, key)
         table.add_row(Text(reason, style="dim"), "")
     return table
 

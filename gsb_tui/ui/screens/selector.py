@@ -290,7 +290,15 @@ class SelectorScreen(ModalScreen[None]):
         self._trying = asked = self._asked
         self._facts = self._facts_of(view)
         job = partial(self._try, view, self.expression, self.device_class, asked)
-        self.run_worker(job, thread=True, group="selector-trial", exit_on_error=False)
+        # A description, or Textual formats repr(job) (the whole view: seconds at 10,000).
+        self.run_worker(
+            job,
+            name="selector-trial",
+            description="selector trial",
+            thread=True,
+            group="selector-trial",
+            exit_on_error=False,
+        )
 
     def _try(self, view: DraView, expression: str, device_class: str, asked: int) -> None:
         """In a worker thread: evaluate, then hand the trial to the UI thread."""

@@ -4,16 +4,18 @@ counting the rest), the vocabulary and the API server's rejection with its hint 
 
 from __future__ import annotations
 
+from rich._ratio import ratio_distribute
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.text import Text
 
 from gsb_tui.dra.trial import DeviceVerdict, Trial, vocabulary
 from gsb_tui.dra.view import DraView
 from gsb_tui.words import localize, text
 
-MAX_ROWS = 100  # devices listed on screen (a Rich table of 10,000 rows takes seconds to draw)
+MAX_ROWS = 50  # devices listed (about a screenful; a Table of 10,000 rows took seconds to draw)
 
 MARKS = {
     "match": ("✓", "bold green"),
@@ -72,16 +74,70 @@ def listed(trial: Trial, limit: int = MAX_ROWS) -> tuple[DeviceVerdict, ...]:
     return tuple(ranked[:limit])
 
 
+class DeviceRows:
+    """The device table, laid out as Rich's Table(expand=True, box=None, pad_edge=False) lays
+    out these columns (mark, DEVICE, RESULT 2, CLAIM 2, PODS 1 by ratio), one line per row,
+    cells cropped with an ellipsis: a Table measures and wraps every cell, which at a hundred
+    rows costs a keystroke ~0.2 s on every layout."""
+
+    HEADER = ("", "DEVICE", "RESULT", "CLAIM", "PODS")
+
+    def __init__(self, rows: list[tuple[Text, ...]], more: Text | None = None) -> None:
+        self.rows = rows
+        self.more = more
+        self.name_width = max(
+            cell_len(cell) for cell in [self.HEADER[1]] + [r[1].plain for r in rows]
+        )
+
+    def widths(self, width: int) -> list[int]:
+        """Each column's content width (its padding apart) at `width` cells."""
+        fixed = [2, self.name_width + 2]  # padding (0, 1), none at the table's edges
+        flexible = ratio_distribute(max(0, width - sum(fixed)), [2, 2, 1], [3, 3, 2])
+        return [1, self.name_width, flexible[0] - 2, flexible[1] - 2, flexible[2] - 1]
+
+    def _line(
+        self, console: Console, cells: tuple[Text, ...], widths: list[int], pad: str = ""
+    ) -> list[Segment]:
+        """One row's segments, each cell padded to its width and each padding space a segment
+        of its own (what Table yields, so screenshots are the same)."""
+        out: list[Segment] = []
+        space = Segment(" ", console.get_style(pad) if pad else None)
+        last = len(cells) - 1
+        for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+            if i:
+                out.append(space)
+            part = cell.copy()
+            part.truncate(max(0, width), overflow="ellipsis", pad=True)
+            rendered = part.render(console, end="")  # its spans; the base style apart
+            base = console.get_style(part.style) if part.style else None
+            out.extend(Segment.apply_style(rendered, base) if base else rendered)
+            if i < last:
+                out.append(space)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        widths = self.widths(width)
+        # Bold padding too, as Table's header_style.
+        header = tuple(Text(h, style="bold") for h in self.HEADER)
+        for line in [
+            self._line(console, header, widths, "bold"),
+            *(self._line(console, cells, widths) for cells in self.rows),
+        ]:
+            yield from Segment.adjust_line_length(line, width)
+            yield Segment.line()
+        if self.more is not None:
+            yield self.more
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(options.max_width, options.max_width)
+
+
 def device_table(
     trial: Trial, show_pool: bool, lang: str = "en", limit: int = MAX_ROWS
 ) -> RenderableType:
-    table = Table(box=None, show_edge=False, header_style="bold", expand=True, pad_edge=False)
-    table.add_column("", no_wrap=True, width=1)
-    table.add_column("DEVICE", no_wrap=True)
-    table.add_column("RESULT", ratio=2)
-    table.add_column("CLAIM", ratio=2, overflow="ellipsis", no_wrap=True)
-    table.add_column("PODS", ratio=1, overflow="ellipsis", no_wrap=True)
     rows = listed(trial, limit)
+    cells: list[tuple[Text, ...]] = []
     for d in rows:
         mark, style = MARKS.get(d.verdict, ("?", ""))
         occ = d.occupancy
@@ -93,19 +149,21 @@ def device_table(
         else:  # not held, still not allocatable: the grid's word for why
             claim = Text(d.state, style="red")
         pods = ", ".join(p.split("/", 1)[-1] for p in occ.consumers) if occ else ""
-        table.add_row(
-            Text(mark, style=style),
-            Text(name, style="bold" if d.matched else ""),
-            _verdict_text(d, trial.device_class, lang),
-            claim,
-            pods,
+        cells.append(
+            (
+                Text(mark, style=style),
+                Text(name, style="bold" if d.matched else ""),
+                _verdict_text(d, trial.device_class, lang),
+                claim,
+                Text(pods),
+            )
         )
     hidden = len(trial.devices) - len(rows)
     if not hidden:
-        return table
+        return DeviceRows(cells)
     hidden_matches = len(trial.matches) - sum(1 for d in rows if d.matched)
     more = text(lang, "sel.more", n=hidden, matched=hidden_matches)
-    return Group(table, Text(more, style="dim italic"))
+    return DeviceRows(cells, Text(more, style="dim italic"))
 
 
 def vocabulary_text(view: DraView, lang: str = "en") -> Text:
