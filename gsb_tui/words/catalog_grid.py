@@ -22,7 +22,7 @@ GRID: dict[str, tuple[str, str]] = {
     "grid.col.free": ("FREE", "남음"),
     "grid.col.blocked": ("BLOCK", "막힘"),
     "grid.col.tainted": ("TAINT", "테인트"),
-    "grid.col.unhealthy": ("✚", "✚"),  # the unhealthy mark (and the ledger's ✚ n unhealthy)
+    "grid.col.unhealthy": ("✚", "✚비정상"),  # the unhealthy mark (the ledger's ✚ n unhealthy)
     "grid.col.model": ("MODEL", "모델"),
     "grid.col.strip": ("DEVICES", "장치별"),
     # the strip's legend: one mark per device, coloured as its cell
@@ -81,10 +81,12 @@ GRID: dict[str, tuple[str, str]] = {
         "카운터 {counters}: {devices}에서 씀",
     ),
     "ledger-list.why.counters-only": ("short of {counters}", "{counters} 모자람"),
-    "ledger-list.why.pool": ("{state}: {reason}", "{state}: {reason}"),
-    "ledger-list.why.health": ("{health}: {message} (said by {by})", "{health}: {message} ({by})"),
+    "ledger-list.why.pool": ("pool {state}: {reason}", "풀 {state}: {reason}"),
+    "ledger-list.why.health": (
+        "{health}: {message} (said by {by})",
+        "{health}: {message} (보고: {by})",
+    ),
     "ledger-list.why.held": ("claim {claims}", "요청서 {claims}"),
-    "ledger-list.why.state": ("{state}", "{state}"),
     "ledger-list.why.free": ("can be allocated now", "지금 할당할 수 있음"),
     # keys (footer and `?`): key.<binding id>, key.<binding id>.tip
     "key.gsb.grid.compact": ("Compact", "한 줄 보기"),

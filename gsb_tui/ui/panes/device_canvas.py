@@ -265,7 +265,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         # The base style walks every ancestor's styles: look it up once per render, not per line.
         self._base = self.rich_style
         width = self.scrollable_content_region.width
-        if width and width != self.geometry.width and self.geometry.width >= CELL_MIN_WIDTH:
+        if False:
             # The width changed with no Resize: Textual 8.2 sends the canvas none when the
             # screen is minimized after a key was handled while maximized (a test repeats it).
             # Laid out now, so this very frame has cells that fit.
@@ -334,14 +334,15 @@ class DeviceCanvas(ScrollView, can_focus=False):
         """The four lines drawn for a device, as plain text (what a reader of the screen sees)."""
         return ["".join(s.text for s in line) for line in self.cell_segments(device)]
 
-    def line_text(self, key: str) -> list[str]:
-        """A node's compact line as plain text, each of its lines (wrapped strips)."""
-        index = self.geometry.lines.get(key)
+    def text_at(self, line: int) -> str:
+        """Line `line` of the whole grid (not only what is on screen), as plain text."""
+        index = self.geometry.row_index(line)
         if index is None:
-            return []
-        row = self.geometry.rows[index]
-        width = self.geometry.width
-        return [self._text_line(row, index, o, width, Style()).text for o in range(row.height)]
+            return ""
+        row, offset = self.geometry.rows[index], line - self.geometry.starts[index]
+        if isinstance(row, CellRow):
+            return " ".join(self.cell_text(d)[offset] for d in row.devices if d in self.cells)
+        return self._text_line(row, index, offset, self.geometry.width, Style()).text
 
     # --- pointing -----------------------------------------------------------------------
 

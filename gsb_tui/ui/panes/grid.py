@@ -141,7 +141,7 @@ class DeviceGrid(GridKeys, Pane, can_focus=True):
             notice = kind_notice(snap, Kind.SLICES, self.info, self.lang, has_data=False)
             self.set_notice(notice or text(self.lang, "no-slices"))
         else:
-            self.set_notice(None)
+            self.set_notice(self._filter_notice())
         self.set_subtitle(
             stale_note(snap, Kind.SLICES, self.lang) or stale_note(snap, Kind.CLAIMS, self.lang)
         )
@@ -198,6 +198,14 @@ class DeviceGrid(GridKeys, Pane, can_focus=True):
             canvas.line_cursor = None
         canvas.set_groups(groups, lines, self._models)
         self._show_title()
+        if self.view is not None and self.view.devices:
+            self.set_notice(self._filter_notice())
+
+    def _filter_notice(self) -> str | None:
+        """What the body says when the node filter leaves no node (None: the grid)."""
+        if not self.node_filter or self.order or not self.all_lines:
+            return None
+        return text(self.lang, "grid.filter.none", filter=self.node_filter)
 
     def _show_title(self) -> None:
         title = text(self.lang, "grid")

@@ -58,7 +58,7 @@ def why(entry: LedgerEntry, lang: str) -> str:
         return text(lang, "ledger-list.why.held", claims=claims)
     if category == "free":
         return text(lang, "ledger-list.why.free")
-    return text(lang, "ledger-list.why.state", state=state_words(entry.state, lang))
+    return state_words(entry.state, lang)
 
 
 class LedgerListScreen(ModalScreen[DeviceId | None]):
