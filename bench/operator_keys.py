@@ -16,14 +16,15 @@ Figures (`name value unit`):
   turn one valid selector into another (every device evaluated), `all` keys are a selector
   typed from nothing (most states do not compile yet). The first trial on a fresh process
   builds every device's CEL context: selector_first_trial_ms, apart.
-- grid_key_frame_*, jump_key_frame_*, filter_key_frame_*: key until the first frame composed
-  after it was handled: grid navigation (down, pagedown, end, home, ...), the jump box (`:` and
+- grid_key_frame_*, jump_key_frame_*, filter_key_frame_*: key until the last frame it caused
+  (frames stop for QUIET_S): grid navigation (down, pagedown, end, home, ...), the jump box (`:` and
   typing a node's name), the claims filter (`/` and typing a claim's name). A key that gives no
   frame within a second (it does nothing) is said "not built", so is a key no binding has.
 - selector_idle_cpu_pct: the process's CPU (every thread) over --idle seconds with the tool
-  open on a selector and nothing changing; ..._heartbeats_pct the same with one node status
-  change a second (what kwok's heartbeats look like to a watch); dashboard_idle_cpu_pct the
-  dashboard alone, for comparison.
+  open on a selector and nothing changing; ..._retries_pct the same while the scheduler's
+  FailedScheduling event of a pending pod is counted again every second (new views, the same
+  devices and claims: the tool must not evaluate); dashboard_idle_cpu_pct the dashboard alone.
+  Node heartbeats are not sent: the App drops a node change it cannot show (ui/pacing.py).
 """
 
 from __future__ import annotations
@@ -47,7 +48,6 @@ from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 
 KEY_GAP_S = 0.3  # between two measured keys: above the tool's 0.15 s debounce
-NO_FRAME_S = 1.0  # a key with no frame by then did nothing
 
 
 class ListSource:
@@ -94,20 +94,33 @@ def frame_after(app: KeysApp, moment: float) -> float | None:
     return next((t for t in app.frames if t >= moment), None)
 
 
+QUIET_S = 0.15  # no frame for this long after a key was handled: its last frame was drawn
+
+
 async def key_to_frame(pilot: Pilot[Any], app: KeysApp, key: str) -> float | None:
-    """ms from the key to the first frame composed after it was handled; None: no frame."""
+    """ms from the key to the last frame it caused: the screen showing all it did (a typed
+    character may be echoed in one frame and its results drawn in a later one). Blinking
+    cursors are off and nothing else changes meanwhile, so the frames are the key's; None
+    when there was none."""
     started = time.monotonic()
+    count = len(app.frames)
     await pilot.press(key)
-    handled = time.monotonic()
-    if not await until(lambda: frame_after(app, handled) is not None, NO_FRAME_S):
-        return None
-    at = frame_after(app, handled)
-    assert at is not None
+    while True:  # until the frames stop coming
+        seen = len(app.frames)
+        await asyncio.sleep(QUIET_S)
+        if len(app.frames) == seen:
+            break
+    at = app.frames[-1] if len(app.frames) > count else None
     await asyncio.sleep(KEY_GAP_S)
-    return 1000 * (at - started)
+    return None if at is None else 1000 * (at - started)
+
+
+VERBOSE = False  # --verbose: every key's figure on stderr
 
 
 def report(figures: Figures, name: str, values: list[float], asked: int) -> None:
+    if VERBOSE:
+        log(f"{name}: " + " ".join(f"{v:.0f}" for v in values))
     if not values:
         figures.add(name, "not built", "(no frame after any key)")
         return
@@ -127,6 +140,8 @@ def no_blink(app: KeysApp) -> None:
 
 
 async def trial_shown(pilot: Pilot[Any], app: KeysApp, screen: SelectorScreen, key: str) -> float:
+    """ms from the key to the first frame after the trial of the new text was put on screen
+    (screen._show, stamped by `stamp_shows`)."""
     box = screen.query_one("#selector-input", Input)
     started = time.monotonic()
     await pilot.press(key)
@@ -134,15 +149,30 @@ async def trial_shown(pilot: Pilot[Any], app: KeysApp, screen: SelectorScreen, k
 
     def shown() -> bool:
         trial = screen.trial
-        return trial is not None and trial.expression == wanted
+        return trial is not None and trial.expression == wanted and SHOWN[-1] >= started
 
     if not await until(shown, 30):
         raise RuntimeError(f"no trial of {wanted!r} within 30 s")
-    seen = time.monotonic()
-    await until(lambda: frame_after(app, seen) is not None, 5)
-    at = frame_after(app, seen) or seen
+    await until(lambda: frame_after(app, SHOWN[-1]) is not None, 5)
+    at = frame_after(app, SHOWN[-1])
+    if at is None:
+        raise RuntimeError(f"no frame after the trial of {wanted!r}")
     await asyncio.sleep(KEY_GAP_S)
     return 1000 * (at - started)
+
+
+SHOWN = [0.0]  # when the selector screen last showed a trial (time.monotonic)
+
+
+def stamp_shows(screen: SelectorScreen) -> None:
+    show = screen._show
+
+    def stamped(trial: Any, view: Any, asked: int) -> None:
+        show(trial, view, asked)
+        if screen.trial is trial:
+            SHOWN.append(time.monotonic())
+
+    screen._show = stamped  # type: ignore[method-assign]
 
 
 async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: str) -> None:
@@ -151,6 +181,7 @@ async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: st
     screen = app.screen
     assert isinstance(screen, SelectorScreen)
     no_blink(app)
+    stamp_shows(screen)
     box = screen.query_one("#selector-input", Input)
     domain = f"device.attributes['{driver}']"
     started = time.monotonic()
@@ -185,20 +216,22 @@ async def idle_cpu(seconds: float, beat: Callable[[], None] | None = None) -> fl
     return 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
 
 
-def heartbeats(app: KeysApp, source: ListSource) -> Callable[[], None]:
-    """One node's status written again each call, as kwok's heartbeat would."""
+def retries(app: KeysApp, source: ListSource) -> Callable[[], None]:
+    """The scheduler trying a pending pod again, each call: its FailedScheduling event counted
+    once more (a change the App keeps, unlike a node's heartbeat, which it drops unseen)."""
     assert app.view is not None
-    nodes = [dict(n) for n in app.view.snapshot.items(Kind.NODES)]
+    events = [dict(e) for e in app.view.snapshot.items(Kind.EVENTS)]
+    failed = [e for e in events if e.get("reason") == "FailedScheduling"] or events
     count = [0]
 
     def beat() -> None:
-        node = nodes[count[0] % len(nodes)]
+        event = failed[count[0] % len(failed)]
         count[0] += 1
-        metadata = {**node["metadata"], "resourceVersion": f"9{count[0]:08d}"}
-        status = {**(node.get("status") or {}), "heartbeat": str(count[0])}
-        source.queue.put_nowait(
-            Change(Kind.NODES, "MODIFIED", obj={**node, "metadata": metadata, "status": status})
-        )
+        metadata = {**event["metadata"], "resourceVersion": f"9{count[0]:08d}"}
+        seen = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        again = {**event, "metadata": metadata, "lastTimestamp": seen}
+        again["count"] = int(event.get("count") or 1) + count[0]
+        source.queue.put_nowait(Change(Kind.EVENTS, "MODIFIED", obj=again))
 
     return beat
 
@@ -218,6 +251,8 @@ async def presses(pilot: Pilot[Any], app: KeysApp, keys: list[str]) -> list[floa
 async def grid(pilot: Pilot[Any], app: KeysApp, figures: Figures) -> None:
     app.dashboard.focus_pane("grid")
     await pilot.pause(0.3)
+    if VERBOSE:
+        log(f"grid: screen {type(app.screen).__name__}, focused {app.focused!r}")
     keys = ["down"] * 20 + ["pagedown"] * 5 + ["end", "home"] + ["right"] * 5 + ["pageup"]
     # The compact grid's toggle, wherever the focused chain binds it (if it is built yet).
     compact = [key for key, a in app.active_bindings.items() if "compact" in a.binding.action]
@@ -284,10 +319,11 @@ async def run(devices: int, idle_s: float, size: tuple[int, int], figures: Figur
         figures.add("selector_idle_cpu_pct", await idle_cpu(idle_s), "%")
         screen = app.screen
         assert isinstance(screen, SelectorScreen)
-        evaluations = screen.evaluations
-        pct = await idle_cpu(idle_s, heartbeats(app, source))
-        figures.add("selector_idle_cpu_heartbeats_pct", pct, "%")
-        figures.add("selector_idle_evaluations", screen.evaluations - evaluations, "(1 node/s)")
+        evaluations, repaints = screen.evaluations, app.repaints
+        pct = await idle_cpu(idle_s, retries(app, source))
+        figures.add("selector_idle_cpu_retries_pct", pct, "%")
+        figures.add("selector_idle_repaints", app.repaints - repaints, "(1 event change/s)")
+        figures.add("selector_idle_evaluations", screen.evaluations - evaluations, "")
 
 
 def main() -> None:
@@ -295,7 +331,10 @@ def main() -> None:
     parser.add_argument("--devices", type=int, default=10_000)
     parser.add_argument("--idle", type=float, default=20.0, help="seconds of each idle figure")
     parser.add_argument("--size", default="200x60")
+    parser.add_argument("--verbose", action="store_true", help="every key's figure on stderr")
     args = parser.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
     width, height = (int(v) for v in args.size.split("x"))
     log(f"operator keys: {args.devices} devices, {args.size}")
     asyncio.run(run(args.devices, args.idle, (width, height), Figures()))

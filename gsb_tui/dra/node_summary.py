@@ -67,6 +67,13 @@ def model_of(device: Device) -> str:
     return found if isinstance(found, str) else ""
 
 
+def device_models(view: DraView) -> Mapping[DeviceId, str]:
+    """Each device's model, kept while the devices are the very same (counting reads it for
+    every device of every group again at each change of a claim)."""
+    devices = view.devices
+    return kept("device-models", (devices,), lambda: {d.id: model_of(d) for d in devices})
+
+
 def device_categories(view: DraView) -> Mapping[DeviceId, tuple[Category, ...]]:
     """Every published device's categories (a shared device with room left: in use and free),
     health last; kept while the devices, their holders, availability and health are the same."""
@@ -101,6 +108,7 @@ def device_categories(view: DraView) -> Mapping[DeviceId, tuple[Category, ...]]:
 def count(view: DraView, devices: Iterable[DeviceId]) -> DeviceCounts:
     """The counts of these devices (those the view publishes)."""
     categories = device_categories(view)
+    of_device = device_models(view)
     tally = dict.fromkeys(CATEGORIES, 0)
     models: set[str] = set()
     total = 0
@@ -111,10 +119,8 @@ def count(view: DraView, devices: Iterable[DeviceId]) -> DeviceCounts:
         total += 1
         for category in found:
             tally[category] += 1
-        occ = view.occupancy.get(device_id)
-        model = model_of(occ.device) if occ is not None else ""
-        if model:
-            models.add(model)
+        models.add(of_device.get(device_id, ""))
+    models.discard("")
     other = tally["incomplete-pool"] + tally["invalid-pool"] + tally["unavailable"]
     return DeviceCounts(
         devices=total,

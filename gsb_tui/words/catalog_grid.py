@@ -20,9 +20,6 @@ GRID: dict[str, tuple[str, str]] = {
     "grid.col.devices": ("DEV", "장치"),
     "grid.col.in-use": ("USED", "사용"),
     "grid.col.free": ("FREE", "남음"),
-    "grid.col.blocked": ("BLOCK", "막힘"),
-    "grid.col.tainted": ("TAINT", "테인트"),
-    "grid.col.unhealthy": ("✚", "✚비정상"),  # the unhealthy mark (the ledger's ✚ n unhealthy)
     "grid.col.model": ("MODEL", "모델"),
     "grid.col.strip": ("DEVICES", "장치별"),
     # the strip's legend: one mark per device, coloured as its cell
@@ -107,7 +104,7 @@ GRID: dict[str, tuple[str, str]] = {
     "key.gsb.grid.list": ("List", "목록"),
     "key.gsb.grid.list.tip": (
         "The devices behind the ledger's counts (blocked, tainted, …) and why",
-        "장부의 개수(막힘, 테인트 …) 뒤에 있는 장치와 그 이유",
+        "장부가 센 장치(막힘, 테인트 …)를 이유와 함께 봅니다",
     ),
     "key.gsb.grid.pageup": ("Page up", "앞 쪽"),
     "key.gsb.grid.pagedown": ("Page down", "뒤 쪽"),
@@ -118,6 +115,8 @@ GRID: dict[str, tuple[str, str]] = {
     "key.gsb.ledger-list.close": ("Close", "닫기"),
     "key.gsb.ledger-list.next": ("Next count", "다음 개수"),
     "key.gsb.ledger-list.previous": ("Previous count", "이전 개수"),
+    "key.gsb.ledger-list.home": ("First device", "첫 장치"),
+    "key.gsb.ledger-list.end": ("Last device", "마지막 장치"),
     "help.grid-filter": ("grid node filter", "장치 노드 거르기"),
     "help.ledger-list": ("ledger list", "장부 목록"),
 }

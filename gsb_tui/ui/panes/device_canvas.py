@@ -265,10 +265,10 @@ class DeviceCanvas(ScrollView, can_focus=False):
         # The base style walks every ancestor's styles: look it up once per render, not per line.
         self._base = self.rich_style
         width = self.scrollable_content_region.width
-        if False:
-            # The width changed with no Resize: Textual 8.2 sends the canvas none when the
-            # screen is minimized after a key was handled while maximized (a test repeats it).
-            # Laid out now, so this very frame has cells that fit.
+        if width and width != self.geometry.width and self.geometry.width >= CELL_MIN_WIDTH:
+            # The width changed with no Resize: Textual 8.2 does not always send one when the
+            # screen is minimized after palette -> Maximize (tests/ui/test_grid_scale.py
+            # repeats it). Laid out now, so this very frame has cells that fit.
             self._lay_out(rendering=True)
         return super().render_lines(crop)
 

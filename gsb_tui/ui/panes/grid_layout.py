@@ -218,6 +218,8 @@ class Geometry:
         bottom = top + row.height
         if isinstance(row, CellRow) and row.first and index >= 2:
             top = self.starts[index - 2]
+        if self.stops and index == self.stops[0]:
+            top = 0  # the first stop: whatever is above it too (models, columns, a title)
         return Region(0, top, width, bottom - top)
 
     def stop_of(self, device: DeviceId | None, line: str | None) -> int | None:

@@ -51,9 +51,10 @@ NUMBERS = (
     ("devices", "grid.col.devices", ""),
     ("in_use", "grid.col.in-use", ""),
     ("free", "grid.col.free", "bold"),
-    ("blocked", "grid.col.blocked", "dim red"),
-    ("tainted", "grid.col.tainted", "red"),
-    ("unhealthy", "grid.col.unhealthy", "bold red"),
+    # headed by their marks (the legend line above says them): narrow in every language
+    ("blocked", MARKS["blocked"], "dim red"),
+    ("tainted", MARKS["tainted"], "red"),
+    ("unhealthy", HEALTH_MARKS["Unhealthy"], "bold red"),
 )
 NAME_MAX = 28  # a longer node name is cut (with …) in its column
 MODEL_MAX = 24
@@ -132,7 +133,7 @@ class Columns:
     """The compact grid's columns for one width: node name, numbers, model, then the strip."""
 
     name: int
-    numbers: tuple[tuple[str, str, str, int], ...]  # field, column word key, style, width
+    numbers: tuple[tuple[str, str, str, int], ...]  # field, heading, style, width
     model: int  # 0: no model column (every node has the same one: the model lines say it)
 
     @property
@@ -150,8 +151,8 @@ def fit_columns(
     name = max([cell_len(text(lang, "grid.col.node")), *(cell_len(n.label) for n in nodes)])
     most = max((sum(len(g.devices) for g in n.groups) for n in nodes), default=0)
     numbers = tuple(
-        (field, key, style, max(cell_len(text(lang, key)), len(str(most))) + 1)
-        for field, key, style in NUMBERS
+        (field, heading, style, max(cell_len(heading), len(str(most))) + 1)
+        for field, heading, style in ((f, _heading(k, lang), s) for f, k, s in NUMBERS)
     )
     distinct = {models.get(n.key, ()) for n in nodes}
     model = 0
@@ -159,6 +160,11 @@ def fit_columns(
         widest = max(cell_len(model_label(m, lang)) for m in distinct)
         model = min(MODEL_MAX, max(widest, cell_len(text(lang, "grid.col.model"))))
     return Columns(min(NAME_MAX, name), numbers, model)
+
+
+def _heading(key: str, lang: str) -> str:
+    """A number column's heading: a catalog word, or a mark said as it is."""
+    return text(lang, key) if key.startswith("grid.col.") else key
 
 
 def model_label(models: Sequence[str], lang: str) -> str:
@@ -185,8 +191,8 @@ def columns_text(columns: Columns, lang: str) -> Text:
     """The column names."""
     line = Text(no_wrap=True, overflow="ellipsis", style="bold")
     _cell(line, text(lang, "grid.col.node"), columns.name)
-    for _field, key, _style, width in columns.numbers:
-        _cell(line, text(lang, key), width - 1, right=True)
+    for _field, heading, _style, width in columns.numbers:
+        _cell(line, heading, width - 1, right=True)
     if columns.model:
         _cell(line, text(lang, "grid.col.model"), columns.model)
     line.append(text(lang, "grid.col.strip"))

@@ -36,7 +36,7 @@ def why(entry: LedgerEntry, lang: str) -> str:
     if category == "tainted" and entry.taints:
         return text(lang, "ledger-list.why.taints", taints=", ".join(map(str, entry.taints)))
     if category == "blocked":
-        counters = ", ".join(entry.short_counters)
+        counters = _by_set(entry.short_counters)
         if entry.blocked_by:
             devices = ", ".join(d.device for d in entry.blocked_by)
             return text(lang, "ledger-list.why.counters", counters=counters, devices=devices)
@@ -61,12 +61,34 @@ def why(entry: LedgerEntry, lang: str) -> str:
     return state_words(entry.state, lang)
 
 
+def _by_set(short: tuple[str, ...]) -> str:
+    """ "<set>/<counter>" grouped by set: gpu-0-counters (compute, memory)."""
+    sets: dict[str, list[str]] = {}
+    for found in short:
+        counter_set, _, counter = found.rpartition("/")
+        sets.setdefault(counter_set, []).append(counter)
+    return "; ".join(f"{s} ({', '.join(c)})" if s else ", ".join(c) for s, c in sets.items())
+
+
 class LedgerListScreen(ModalScreen[DeviceId | None]):
+    DEFAULT_CSS = """
+    LedgerListScreen { align: center middle; background: $background 60%; }
+    #ledger-list {
+        width: 90%; height: 90%; border: round $accent; border-title-style: bold;
+        background: $surface; padding: 0 1;
+    }
+    #ledger-list-tabs { height: 2; }
+    #ledger-list-table { height: 1fr; }
+    #ledger-list-empty { height: auto; padding: 1; color: $text-muted; text-style: italic; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="gsb.ledger-list.close"),
         # Priority: the table would take ←/→ to scroll sideways.
         Binding("right", "step(1)", "Next count", priority=True, id="gsb.ledger-list.next"),
         Binding("left", "step(-1)", "Previous count", priority=True, id="gsb.ledger-list.previous"),
+        # Priority too: the table's own Home and End go sideways, not to the first or last row.
+        Binding("home", "edge(0)", "First device", priority=True, id="gsb.ledger-list.home"),
+        Binding("end", "edge(1)", "Last device", priority=True, id="gsb.ledger-list.end"),
     ]
 
     def __init__(self, view: DraView, category: Category, lang: str) -> None:
@@ -142,6 +164,11 @@ class LedgerListScreen(ModalScreen[DeviceId | None]):
     def action_step(self, step: int) -> None:
         index = self.categories.index(self.category) + step
         self.show_category(self.categories[index % len(self.categories)])
+
+    def action_edge(self, end: int) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1 if end else 0)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
