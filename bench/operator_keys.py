@@ -309,13 +309,18 @@ async def run(devices: int, idle_s: float, size: tuple[int, int], figures: Figur
         figures.add("pods", len(view.pods), "")
         await pilot.pause(2.0)
         figures.add("dashboard_idle_cpu_pct", await idle_cpu(idle_s), "%")
+        repaints = app.repaints
+        pct = await idle_cpu(idle_s, retries(app, source))
+        figures.add("dashboard_idle_cpu_retries_pct", pct, "%")
+        figures.add("dashboard_idle_repaints", app.repaints - repaints, "(1 event change/s)")
+        await pilot.pause(2.0)
         nodes = sorted(view.nodes())
         await jump(pilot, app, figures, nodes[-1])
         claim = max(view.claims.values(), key=lambda c: c.name).name
         await claims_filter(pilot, app, figures, claim[: max(4, len(claim) // 2)])
         await grid(pilot, app, figures)
         await selector(pilot, app, figures, view.lab_driver())
-        await pilot.pause(1.0)
+        await pilot.pause(3.0)  # the last trial's frame and its collections done
         figures.add("selector_idle_cpu_pct", await idle_cpu(idle_s), "%")
         screen = app.screen
         assert isinstance(screen, SelectorScreen)

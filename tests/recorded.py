@@ -3,7 +3,8 @@
 
 Regenerate the lab with `gsb-tui cluster record-lab tests/fixtures/lab.jsonl`, a profile with
 `gsb-tui cluster record-profile NAME tests/fixtures/profiles/NAME.jsonl` (and `binding-fail.jsonl`
-with `record-profile binding … --binding-fail`).
+with `record-profile binding … --binding-fail`; `operator.jsonl`, the 960-device operator's
+cluster, with `record-profile operator …`).
 """
 
 from __future__ import annotations

@@ -87,6 +87,8 @@ def record_profile(name: str, out: Path, binding_fail: bool = False, log: Log = 
         lab_run.record_lab(out, log)
         return marks(out)
     if name == operator_scenario.NAME:  # the 960-device operator's cluster, not a profile
+        if binding_fail:
+            raise LabRunError("--binding-fail goes with the binding profile only")
         return lab_run.record(out, operator_scenario.SETTINGS, operator_scenario.perform, log)
     recipe = RECIPES.get(name)
     if recipe is None:

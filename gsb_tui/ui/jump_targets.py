@@ -172,10 +172,16 @@ class TargetIndex:
         if last is not None and last[0] == kind and needle.startswith(last[1]):
             pool = last[2]  # the text grew: only the last matches can still match
         if needle:
-            match = subsequence(needle).match
+            # Words apart match apart, in any order ("lab-node-7 gpu-3" as fzf takes it).
+            terms = needle.split()
+            patterns = [subsequence(term).match for term in terms]
             names = self._names
-            matches = [i for i in pool if match(names[i])]
-            best = heapq.nsmallest(limit, matches, key=lambda i: (-score(needle, names[i]), i))
+            matches = [i for i in pool if all(match(names[i]) for match in patterns)]
+
+            def rank(i: int) -> tuple[int, int]:
+                return (-sum(score(term, names[i]) for term in terms), i)
+
+            best = heapq.nsmallest(limit, matches, key=rank)
         else:
             matches = pool
             best = matches[:limit]

@@ -20,6 +20,7 @@ from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.jump import JumpScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
+from tests.recorded import profile_snap
 from tests.ui.helpers import click_device, make_app, run_from_palette, wait_until
 from tests.ui.scripted import SnapshotSource, resource_slice, synced
 
@@ -114,6 +115,27 @@ def test_at_10000_devices_results_are_capped_and_counted() -> None:
     assert all(t.name.endswith("/gpu-1") for t in shown[:40])  # the whole name first, per node
     nodes = [t.name.split("/")[0] for t in shown[:40]]
     assert nodes == sorted(nodes, key=natural_key)  # node-2 before node-10
+
+
+def test_words_apart_match_apart_in_any_order() -> None:
+    # An operator types the node, then the device ("lab-node-7 gpu-3"), or the other way round.
+    view = build_view(profile_snap("operator", "filled"))
+    device = max(view.devices, key=lambda d: (natural_key(d.node), natural_key(d.name)))
+    index = build_index(view)
+    for query in (f"{device.node} {device.id.device}", f"{device.id.device} {device.node}"):
+        found, total = index.search(query)
+        assert device.id in [t.ref for t in found], query
+        assert all(
+            _subsequence(device.node, t.name) and _subsequence(device.id.device, t.name)
+            for t in found
+        )
+        assert total == len(
+            [
+                t
+                for t in index.targets
+                if _subsequence(device.node, t.name) and _subsequence(device.id.device, t.name)
+            ]
+        )
 
 
 def test_a_kind_word_narrows_to_that_kind(view8: DraView) -> None:

@@ -20,7 +20,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from gsb_tui.dra.trial import try_selector
+from gsb_tui.dra.trial import DeviceVerdict, try_selector
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
@@ -112,6 +112,8 @@ async def test_results_appear_capped_with_a_count_and_the_matches_first() -> Non
             trial = screen.trial
             assert trial is not None and not trial.error
             assert len(trial.devices) == len(published) and len(trial.matches) == matches
+            for d in trial.devices[:: len(published) // 7]:  # made slot by slot: the same
+                assert d == DeviceVerdict(*(getattr(d, f) for f in DeviceVerdict.__slots__))
             summary = _plain(screen.query_one("#selector-summary", Static))
             assert f"{matches} of {len(published)} devices match" in summary
             rows = _rows(screen)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import threading
 
+import pytest
+
 from gsb_tui import gc_pause
 from gsb_tui.ui.pacing import GcHold
 
@@ -59,3 +61,18 @@ def test_someone_elses_disable_is_not_undone() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_long_lived_objects_are_frozen_once_and_never_while_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    done: list[str] = []
+    monkeypatch.setattr(gc_pause, "_long_lived_frozen", False)
+    monkeypatch.setattr(gc, "collect", lambda *a: done.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
+    with gc_pause.paused():
+        gc_pause.freeze_long_lived()  # the first lists coming in: not now
+    assert done == []
+    gc_pause.freeze_long_lived()
+    gc_pause.freeze_long_lived()  # once per process
+    assert done == ["collect", "freeze"]

@@ -33,6 +33,7 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
+from gsb_tui import gc_pause
 from gsb_tui.dra.trial import Trial, try_selector
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.explain import cel_problem, cel_ready
@@ -333,6 +334,8 @@ class SelectorScreen(ModalScreen[None]):
         error.display = bool(trial.error)
         show_pool = view.several_pools()
         devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")
+        if trial.devices and not trial.note:  # every device has its CEL context now
+            self.call_after_refresh(gc_pause.freeze_long_lived)
 
 
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
