@@ -136,6 +136,8 @@ async def test_a_view_that_changes_nothing_shown_costs_no_evaluation_and_no_time
     async with app.run_test(size=(160, 48)) as pilot:
         _push(source, snapshot)
         screen = await _open(pilot, app)
+        # Opaque: the dashboard is not drawn through it, so its redraws do not redraw the tool.
+        assert screen.styles.background.a == 1
         expression = f"device.driver == '{_driver(snapshot)}'"
         await _type(pilot, screen, expression)
         await pilot.pause(2 * selector.DEBOUNCE)

@@ -73,7 +73,9 @@ def test_a_second_one_gives_up_naming_the_holder(
     message = str(exc.value)
     assert message.startswith(f"{tmp_path / 'state'} is still in use by pid {held.pid} (")
     assert "cluster up" in message and message.endswith("try again when it has finished")
-    assert getattr(exc.value.args[0], "ko", "").startswith(f"{tmp_path / 'state'} 를 아직")
+    ko = getattr(exc.value.args[0], "ko", "")
+    assert ko.startswith(f"{tmp_path / 'state'}") and " 아직 " in ko
+    assert "(를)" not in ko and "(가)" not in ko  # the particle chosen by the word before it
 
 
 def test_a_second_one_waits_and_then_goes_ahead(

@@ -276,17 +276,14 @@ def render_panes(case: Case, lab: Path) -> None:
     describe views, the slices pane's parts and lines, the changed object's YAML."""
     from rich.console import Console
 
-    from gsb_tui.ui.describe import (
-        claim_details,
-        describe_claim,
-        describe_pod,
-        describe_slice,
-        to_yaml,
-    )
+    from gsb_tui.dra.node_summary import by_model, by_node, ledger_counts, ledger_entries
+    from gsb_tui.ui.describe import claim_details, describe_claim, describe_pod, to_yaml
     from gsb_tui.ui.explain import claim_preview, warm_up
     from gsb_tui.ui.features import device_features
+    from gsb_tui.ui.jump_targets import build_index, hint
     from gsb_tui.ui.panes.details import with_malformed
     from gsb_tui.ui.panes.slices import slice_line, slice_parts
+    from gsb_tui.ui.slice_text import describe_slice
 
     warm_up()
     console = Console(file=io.StringIO(), width=80)
@@ -305,6 +302,13 @@ def render_panes(case: Case, lab: Path) -> None:
         for device in s.devices:
             device_features(device, per_device=True)
     console.print(to_yaml(case.obj))
+    # The operator's parts: counts per node and model, the lists behind the ledger, the jump box.
+    console.print(by_node(view), by_model(view))
+    for category in ledger_counts(view):
+        console.print(ledger_entries(view, category))
+    index = build_index(view, "ko")
+    for target in index.search("gpu")[0]:
+        console.print(hint(view, index, target, "ko"))
 
 
 def test_the_panes_draw_every_generated_case(tmp_path: Path) -> None:
