@@ -19,7 +19,7 @@ from gsb_tui.cluster import lab_run, operator_scenario
 from gsb_tui.cluster.lab_run import NS, LabRunError, LabRunner, Log, Mark
 from gsb_tui.cluster.profile_scenarios import RECIPES, RESOURCE, Published, Step, Wait, binding
 from gsb_tui.cluster.rest import RestError
-from gsb_tui.kube.recording import marks
+from gsb_tui.kube.recording import compact, marks
 
 # ---- performing ----------------------------------------------------------------------------
 
@@ -89,7 +89,10 @@ def record_profile(name: str, out: Path, binding_fail: bool = False, log: Log = 
     if name == operator_scenario.NAME:  # the 960-device operator's cluster, not a profile
         if binding_fail:
             raise LabRunError("--binding-fail goes with the binding profile only")
-        return lab_run.record(out, operator_scenario.SETTINGS, operator_scenario.perform, log)
+        found = lab_run.record(out, operator_scenario.SETTINGS, operator_scenario.perform, log)
+        before, after = compact(out)  # 130 pods' status steps: the last of each between marks
+        log(f"compacted {out}: {before} -> {after} lines")
+        return found
     recipe = RECIPES.get(name)
     if recipe is None:
         raise LabRunError(

@@ -155,3 +155,40 @@ class Recorder:
 
     def mark(self, label: str) -> None:
         self.write(Change(Kind.PODS, "MARK", label=label))
+
+
+def _identity(change: Change) -> tuple[str, str, str] | None:
+    meta = (change.obj or {}).get("metadata") or {}
+    name = meta.get("uid") or meta.get("name")
+    return (str(change.kind), str(meta.get("namespace") or ""), str(name)) if name else None
+
+
+def compact(path: Path) -> tuple[int, int]:
+    """Keep, of an object's MODIFIED lines between two MARKs, only the last (in its place):
+    every MARK's snapshot stays the same while a pod's dozen status steps become one. A big
+    recording (the operator's 130 pods) fits the repository's size for tracked files so.
+    Returns (lines before, lines after); rewrites `path` in place through a sibling file."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    keep = [True] * len(lines)
+    last: dict[tuple[str, str, str], int] = {}
+    for i, line in enumerate(lines):
+        parsed = parse_line(line)
+        if parsed is None:
+            continue
+        change = parsed[1]
+        if change.type == "MARK":
+            last.clear()
+            continue
+        key = _identity(change) if change.type == "MODIFIED" else None
+        if key is None:
+            if change.obj is not None and (k := _identity(change)) is not None:
+                last.pop(k, None)  # an ADDED or DELETED between ends the run
+            continue
+        if key in last:
+            keep[last[key]] = False
+        last[key] = i
+    kept = [line for line, k in zip(lines, keep, strict=True) if k]
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(b"".join(kept))
+    partial.replace(path)
+    return len(lines), len(kept)

@@ -17,7 +17,7 @@ from gsb_tui.cli import demo_names, demo_recording, main
 from gsb_tui.cluster import profile_scenarios, profiles
 from gsb_tui.dra.model import Claim, Device, DeviceId, Pod
 from gsb_tui.dra.view import DraView
-from gsb_tui.kube.recording import marks
+from gsb_tui.kube.recording import compact, marks, snapshot_at
 from gsb_tui.snapshot import Kind
 from tests.recorded import PROFILE_RECORDINGS, profile_recording, profile_snap, profile_view
 
@@ -382,3 +382,40 @@ def test_workloads_the_claim_stays_with_the_group_when_its_pods_go() -> None:
     after = profile_view("workloads", "group-gone")
     assert not allocated(after)
     assert all(after.state(d.id) == "free" for d in after.devices)
+
+
+# ---- compaction (record-profile operator keeps each object's last update between marks) ----
+
+
+def _contents(snap: object) -> dict[str, list[str]]:
+    return {str(k): sorted(map(repr, snap.items(k))) for k in Kind}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["shared", "taints"])
+def test_compaction_keeps_every_marks_snapshot_and_drops_status_steps(
+    name: str, tmp_path: Path
+) -> None:
+    """A recorded pod passes through several status updates between two marks; compaction
+    keeps the last, so each mark (and the end) shows the very same objects."""
+    source = profile_recording(name)
+    copy = tmp_path / source.name
+    copy.write_bytes(source.read_bytes())
+    labels = marks(copy)
+    before = {m: _contents(snapshot_at(copy, m)) for m in labels}
+    end = _contents(snapshot_at(copy))
+    lines, kept = compact(copy)
+    assert kept < lines  # the recording had updates to drop
+    assert marks(copy) == labels
+    assert {m: _contents(snapshot_at(copy, m)) for m in labels} == before
+    assert _contents(snapshot_at(copy)) == end
+    assert compact(copy) == (kept, kept)  # already compact
+
+
+def test_every_recording_fits_the_repository(tmp_path: Path) -> None:
+    """Tracked files stay under 2 MiB: the operator's recording is compacted to do so."""
+    for path in PROFILE_RECORDINGS.glob("*.jsonl"):
+        assert path.stat().st_size < 2 * 1024 * 1024, path.name
+    copy = tmp_path / "operator.jsonl"
+    copy.write_bytes(profile_recording("operator").read_bytes())
+    lines, kept = compact(copy)
+    assert kept == lines  # as record-profile wrote it: nothing left to drop

@@ -51,8 +51,8 @@ def _selectable(req: Req, inputs: Inputs, device: SliceDevice, node: NodeFacts) 
     )
 
 
-def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
-    """checkAvailableCounters for this device alone against the allocated state."""
+def _counters_left(pool: Pool, inputs: Inputs) -> dict[str, dict[str, Amount]]:
+    """The pool's counters left after what the allocated state's devices consume."""
     available = {name: dict(c) for name, c in pool.counter_sets.items()}
     for slices in (pool.slices_targeting_node, pool.slices_not_targeting_node):
         for s in slices:
@@ -63,6 +63,11 @@ def _counters_short(device: SliceDevice, pool: Pool, inputs: Inputs) -> bool:
                     for name, value in counters.items():
                         if name in available.get(set_name, {}):
                             available[set_name][name] -= value
+    return available
+
+
+def _counters_short(device: SliceDevice, available: dict[str, dict[str, Amount]]) -> bool:
+    """checkAvailableCounters for this device alone against the allocated state."""
     used: dict[str, dict[str, Amount]] = {}
     for set_name, counters in device.consumes:
         for name, value in counters.items():
@@ -80,6 +85,7 @@ def sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFact
     for pool in pools:
         if pool.incomplete or pool.invalid:
             continue
+        left: dict[str, dict[str, Amount]] | None = None  # read once per pool, when asked
         for s in pool.slices_targeting_node:
             for device in s.devices:
                 if not _selectable(req, inputs, device, node):
@@ -94,7 +100,9 @@ def sort_devices(req: Req, pools: Sequence[Pool], inputs: Inputs, node: NodeFact
                 elif (
                     device.consumes
                     and not (multiple and device.id in inputs.state.capacity)
-                    and (_counters_short(device, pool, inputs))
+                    and _counters_short(
+                        device, left := left if left is not None else _counters_left(pool, inputs)
+                    )
                 ):
                     found.counters.append(device)
                 elif inputs.features.device_taints and taint_prevents_allocation(device, req):

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gsb_tui.dra.alloc.candidates import Sorted, sort_devices
+from gsb_tui.dra.alloc.gather import gather_pools
 from gsb_tui.dra.alloc.nodes import NodeFacts
-from gsb_tui.dra.alloc.pools import SliceDevice, gather_pools
+from gsb_tui.dra.alloc.pools import ReadSlice, SliceDevice
 from gsb_tui.dra.alloc.requests import ClaimInput, Req
 from gsb_tui.dra.alloc.results import AllocError, NodeFailure, Undecided
 from gsb_tui.dra.alloc.scheduler import Inputs, PodJudgement
@@ -197,7 +198,7 @@ def node_blockers(
 
 def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> list[NodeBlocker]:
     allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
-    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
+    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.index)
     out = []
     for pool in pools:
         if pool.incomplete:
@@ -224,11 +225,18 @@ def _holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _slices_of_pools(pools: set[tuple[str, str]], inputs: Inputs) -> list[ReadSlice]:
+    """The slices of these pools, in the order of all slices: a pool's devices consume only
+    its own counter sets, so no other slice can matter."""
+    found = [s for key in pools for s in inputs.index.by_pool.get(key, ())]
+    return sorted(found, key=lambda s: inputs.index.rank[id(s)][1])
+
+
 def _counter_holders(devices: Sequence[SliceDevice], inputs: Inputs) -> tuple[tuple[str, ...], str]:
     """Who holds devices consuming the same counter sets, and the sets' names."""
     sets = {(d.id.driver, d.id.pool, name) for d in devices for name, _ in d.consumes}
     holders: list[str] = []
-    for s in inputs.slices:
+    for s in _slices_of_pools({(driver, pool) for driver, pool, _ in sets}, inputs):
         for d in s.devices:
             if any((d.id.driver, d.id.pool, name) in sets for name, _ in d.consumes):
                 for h in inputs.state.holders.get(d.id, ()):
@@ -281,7 +289,7 @@ def _allocation_blockers(
     to_allocate: list[ClaimInput], inputs: Inputs, node: NodeFacts
 ) -> list[NodeBlocker]:
     allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
-    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.slices)
+    pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.index)
     out: list[NodeBlocker] = []
     for pool in pools:
         if pool.incomplete:
@@ -317,10 +325,11 @@ def _allocation_blockers(
     if joint is not None:
         return [*out, joint]
     if shared_counters:
+        in_pools = {(d.driver, d.pool) for d in candidates}
         sets = sorted(
             {
                 name
-                for s in inputs.slices
+                for s in _slices_of_pools(in_pools, inputs)
                 for d in s.devices
                 if d.id in candidates
                 for name, _ in d.consumes

@@ -1,9 +1,9 @@
 """Resource pools as the allocator sees them from one node.
 
 Mirrors `k8s.io/dynamic-resource-allocation/structured/internal/incubating/pools_incubating.go`
-at v0.36.3 (the variant kube-scheduler 1.36 runs with its default gates): GatherPools,
-addSlice, buildPool, checkSlicesInPool, getAndValidateCounterSets, validateDeviceNames,
-validateDeviceCounterConsumption, poolHasBindingConditions, sortPoolsByID / sortSlicesByName.
+at v0.36.3 (the variant kube-scheduler 1.36 runs with its default gates): buildPool,
+getAndValidateCounterSets, validateDeviceNames, validateDeviceCounterConsumption,
+sortPoolsByID / sortSlicesByName; GatherPools and the walk around it are in gather.py.
 The slices and devices here are read once from the raw objects (`read_slice`).
 """
 
@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any
 
 from gsb_tui.dra.alloc.features import Features
-from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.availability import quantity
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.dra.model.base import _d, _l
@@ -212,93 +211,6 @@ class Pool:
         return f"{self.driver}/{self.pool}"
 
 
-def _add_slice(pools: dict[tuple[str, str], list[ReadSlice]], s: ReadSlice) -> None:
-    """addSlice: the highest generation of a pool wins; older slices are out-dated."""
-    key = (s.driver, s.pool)
-    found = pools.get(key)
-    if found is None:
-        pools[key] = [s]
-    elif s.generation < found[0].generation:
-        return
-    elif s.generation > found[0].generation:
-        pools[key] = [s]
-    else:
-        found.append(s)
-
-
-def gather_pools(
-    slices_for_node: Sequence[ReadSlice],
-    node: NodeFacts | None,
-    features: Features,
-    all_slices: Sequence[ReadSlice],
-) -> list[Pool]:
-    """GatherPools: every pool with devices reachable from the node, incomplete and invalid
-    ones marked (they are never allocated from). Raises SelectorError like upstream's error."""
-    pools: dict[tuple[str, str], list[ReadSlice]] = {}
-    ignored = _ignores_groups(features)
-    for s in slices_for_node:
-        if not features.partitionable_devices and (s.per_device or s.shared_counters):
-            continue
-        if ignored and s.compatibility_groups:
-            continue  # its pool is then incomplete: none of it is allocated
-        if s.shared_counters and not features.since_137:
-            relevant = True  # needed to use a pool whatever its node selection (1.36)
-        elif s.node_name or s.all_nodes or s.node_selector is not None:
-            relevant = node_matches(node, s.node_name, s.all_nodes, s.node_selector)
-        elif s.per_device:
-            relevant = any(
-                node_matches(node, d.node_name, d.all_nodes, d.node_selector) for d in s.devices
-            )
-        else:
-            continue  # some future, unknown way of node selection
-        if relevant:
-            _add_slice(pools, s)
-
-    result: list[Pool] = []
-    with_binding: list[Pool] = []
-    for (driver, name), for_pool in pools.items():
-        head = for_pool[0]
-        if len(for_pool) == head.slice_count:
-            pool = build_pool(driver, name, for_pool, features, None)
-        else:
-            obsolete, all_for_pool = _check_slices_in_pool(
-                all_slices, driver, name, head.generation
-            )
-            if ignored:
-                all_for_pool = [s for s in all_for_pool if not s.compatibility_groups]
-            if obsolete:
-                continue  # the driver is replacing this generation
-            if len(all_for_pool) != head.slice_count:
-                result.append(Pool(driver, name, incomplete=True))
-                continue
-            pool = build_pool(driver, name, for_pool, features, all_for_pool)
-        (with_binding if _has_binding_conditions(pool) else result).append(pool)
-    result.sort(key=lambda p: (p.driver, p.pool))
-    with_binding.sort(key=lambda p: (p.driver, p.pool))
-    return result + with_binding
-
-
-def _ignores_groups(features: Features) -> bool:
-    """1.37 with DRADeviceCompatibilityGroups off: slices whose devices name compatibility
-    groups are ignored (the allocator cannot check them), which leaves their pool incomplete."""
-    return features.since_137 and not features.compatibility_groups
-
-
-def _check_slices_in_pool(
-    slices: Sequence[ReadSlice], driver: str, pool: str, generation: int
-) -> tuple[bool, list[ReadSlice]]:
-    """checkSlicesInPool: (a newer generation exists, all slices of this generation)."""
-    found = []
-    for s in slices:
-        if s.driver != driver or s.pool != pool:
-            continue
-        if s.generation == generation:
-            found.append(s)
-        elif s.generation > generation:
-            return True, []
-    return False, found
-
-
 def build_pool(
     driver: str,
     name: str,
@@ -369,30 +281,3 @@ def _bad_counter_consumption(
                     if counter not in found:
                         return f"counter {counter} not found in counter set {set_name}"
     return ""
-
-
-def _has_binding_conditions(pool: Pool) -> bool:
-    """poolHasBindingConditions: such pools are tried last."""
-    return any(d.binding_conditions for s in pool.slices_targeting_node for d in s.devices)
-
-
-@dataclass(frozen=True)
-class SliceIndex:
-    """NewAllocator's split of the slices: those of each node, and those every node gathers
-    (no nodeName, or shared counters). Made once per snapshot, not once per pod."""
-
-    all: tuple[ReadSlice, ...]
-    on_node: Mapping[str, tuple[ReadSlice, ...]]
-    shared: tuple[ReadSlice, ...]
-
-    @classmethod
-    def of(cls, slices: Sequence[ReadSlice], counters_everywhere: bool = False) -> SliceIndex:
-        """`counters_everywhere`: up to 1.36 a slice with shared counters goes to every node."""
-        on_node: dict[str, list[ReadSlice]] = {}
-        shared: list[ReadSlice] = []
-        for s in slices:
-            if not s.node_name or (counters_everywhere and s.shared_counters):
-                shared.append(s)
-            else:
-                on_node.setdefault(s.node_name, []).append(s)
-        return cls(tuple(slices), {k: tuple(v) for k, v in on_node.items()}, tuple(shared))

@@ -18,8 +18,9 @@ from typing import Any
 
 from gsb_tui.dra.alloc.extended import existing_claim, node_claim, pod_extended
 from gsb_tui.dra.alloc.features import DEFAULT_FEATURES, Features
+from gsb_tui.dra.alloc.gather import SliceIndex
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_facts, pod_node_stage, selector_matches
-from gsb_tui.dra.alloc.pools import ReadSlice, SliceIndex, read_slice
+from gsb_tui.dra.alloc.pools import ReadSlice, read_slice
 from gsb_tui.dra.alloc.requests import ClaimInput, claim_input
 from gsb_tui.dra.alloc.results import (
     AllocatedState,

@@ -18,6 +18,7 @@ from gsb_tui.dra.alloc.capacity_check import CapacityCheck
 from gsb_tui.dra.alloc.constraints import Constraint
 from gsb_tui.dra.alloc.counters import CounterBook, PoolKey
 from gsb_tui.dra.alloc.features import Features
+from gsb_tui.dra.alloc.gather import SliceIndex, gather_pools
 from gsb_tui.dra.alloc.nodes import NodeFacts, node_matches
 from gsb_tui.dra.alloc.pools import (
     Amount,
@@ -25,8 +26,6 @@ from gsb_tui.dra.alloc.pools import (
     Pool,
     ReadSlice,
     SliceDevice,
-    SliceIndex,
-    gather_pools,
 )
 from gsb_tui.dra.alloc.requests import ClaimInput
 from gsb_tui.dra.alloc.results import (
@@ -64,7 +63,7 @@ class Allocator:
         self.features = features
         self.state = state
         self.classes = classes
-        self.all_slices = slices.all
+        self.index = slices
         self.on_node = slices.on_node
         self.shared = slices.shared
         self.deadline = deadline
@@ -112,7 +111,7 @@ class _Run:
     def allocate(self) -> list[list[DeviceResult]] | None:
         try:
             self.pools = gather_pools(
-                self.a.slices_for(self.node), self.node, self.features, self.a.all_slices
+                self.a.slices_for(self.node), self.node, self.features, self.a.index
             )
         except ValueError as exc:
             raise AllocError(f"gather pool information: {exc}") from exc
