@@ -30,6 +30,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from tests.unit.local_server import token_kubeconfig  # noqa: E402  (after the path)
+
 DOC = REPO / "docs" / "RELIABILITY.md"
 BEGIN, END = "<!-- wire:begin -->", "<!-- wire:end -->"
 
@@ -72,19 +74,6 @@ ROWS: dict[str, tuple[str, str]] = {
         "forbidden, " + CLIENT_GO_CYCLES,
     ),
 }
-
-
-def _kubeconfig(folder: Path, server: str) -> Path:
-    config = {
-        "apiVersion": "v1",
-        "clusters": [{"name": "c", "cluster": {"server": server}}],
-        "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
-        "users": [{"name": "u", "user": {"token": "t"}}],
-        "current-context": "x",
-    }
-    path = folder / "config"
-    path.write_text(json.dumps(config))
-    return path
 
 
 async def _watch(source: Any, seconds: float, server: subprocess.Popen[str], stop: bool) -> Any:
@@ -132,7 +121,9 @@ def one(mode: str, seconds: float) -> dict[str, Any]:
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
     try:
         with tempfile.TemporaryDirectory() as folder:
-            source = LiveSource(Target(kubeconfig=_kubeconfig(Path(folder), url), namespace="lab"))
+            source = LiveSource(
+                Target(kubeconfig=token_kubeconfig(Path(folder), url), namespace="lab")
+            )
             source.begin_lists()
             words, reasons, first_change = asyncio.run(
                 _watch(source, seconds, server, mode == "sigstop")

@@ -132,13 +132,16 @@ def claim_details(
     now: datetime | None = None,
     unfolded: bool = False,
     folded: list[bool] | None = None,
+    deciding: list[bool] | None = None,
 ) -> Text:
     """What the Claim details pane shows for one claim, the answer first: why it waits (the
     allocator's verdict and blockers) or why its pod does not start, then what it holds and
     for whom, then its requests. `preview` adds which devices each request's selectors admit,
     each group's names listed (`unfolded`) or one line each; `folded`, when given, gets True
-    appended if some names were not shown. Wrapped to `width` columns; `now` (default: the
-    clock) times binding conditions against the scheduler's timeout."""
+    appended if some names were not shown; `deciding`, when given, gets True appended if a
+    verdict was not decided yet (and is not waited for: see why_pending). Wrapped to `width`
+    columns; `now` (default: the clock) times binding conditions against the scheduler's
+    timeout."""
     warnings = list(warnings)
     now = now if now is not None else datetime.now(UTC)
     out = Text()
@@ -153,7 +156,7 @@ def claim_details(
         out.append(f"{text(lang, 'feat.extended')}\n", style="dim")
     if needs_why(view, claim):
         _heading(out, text(lang, "h.why"))
-        why_pending(out, view, claim, preview, width, lang, now.timestamp())
+        why_pending(out, view, claim, preview, width, lang, now.timestamp(), deciding)
     not_started = blockers_of_claim(view, claim)  # placed; the kubelet does not start them
     if not_started:
         _heading(out, text(lang, "kubelet.h.why"))

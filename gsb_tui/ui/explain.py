@@ -19,7 +19,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from gsb_tui.dra.alloc.explain import natural_key
-from gsb_tui.dra.alloc.verdicts import PodVerdict, verdicts_of
+from gsb_tui.dra.alloc.scheduler import BUDGET_S
+from gsb_tui.dra.alloc.verdicts import UI_BUDGET_S, PodVerdict, verdicts_of
 from gsb_tui.dra.availability import Reason
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
@@ -215,6 +216,9 @@ def _clock(stamp: str) -> str:
     return stamp[11:19] if len(stamp) >= 19 else stamp
 
 
+WORKER_BUDGET_S = BUDGET_S  # a worker deciding off the frame may take the scheduler's own time
+
+
 def needs_why(view: DraView, claim: Claim) -> bool:
     """A claim the scheduler has not allocated, or one a pending pod is waiting on."""
     if not claim.allocated and not claim.deleting:
@@ -230,28 +234,34 @@ def why_pending(
     width: int,
     lang: str = "en",
     now: float | None = None,
+    deciding: list[bool] | None = None,
 ) -> None:
     """The allocator's verdict for each pending pod of the claim (dra/alloc: per node, every
     claim of the pod together, as the scheduler decides), or for a pod that would use the
     claim alone when none does yet; then the binding conditions and the scheduler's own
     FailedScheduling words, quoted as it wrote them. `now` (default: the clock) times binding
-    conditions against the scheduler's timeout."""
+    conditions against the scheduler's timeout. With `deciding` given, verdicts not decided
+    yet are not waited for: "deciding" is said and True appended (a worker decides)."""
     if preview is not None:
         for name, request_preview in preview.requests.items():
             if request_preview.class_missing or request_preview.error:
                 summary = request_summary(request_preview, lang)
                 wrapped(out, f"{name}: {summary}", "  ", width, "bold red")
-    verdicts = verdicts_of(view, now=now)
     pending = [p for p in view.pods_of_claim(claim) if p.pending]
-    judged = [(p.name, verdicts.pod(p)) for p in pending]
-    if not pending and not claim.allocated and not claim.deleting:
-        judged = [("", verdicts.claim_alone(claim))]
+    budget = UI_BUDGET_S if deciding is None else WORKER_BUDGET_S
+    judged = verdicts_of(view, budget, now).of_claim(claim, decide=deciding is None)
     binding = binding_lines(view, claim, lang, now)
     gates = {p.name: list(p.scheduling_gates) for p in pending}  # typed (dra/model/pods.py)
     for pod_name, verdict in judged:
         if gates.get(pod_name):  # the scheduler will not try it before its gates are gone
             gated = text(lang, "why.gated", gates=", ".join(gates[pod_name]))
             wrapped(out, f"{pod_name}: {gated}", "  ", width, "dim")
+        if verdict is None:  # a worker decides; the pane is drawn again when it has
+            if deciding is not None:
+                deciding.append(True)
+            words = text(lang, "why.deciding")
+            wrapped(out, f"{pod_name}: {words}" if pod_name else words, "  ", width, "dim italic")
+            continue
         if binding and verdict.blockers and all(b.code == "binding" for b in verdict.blockers):
             continue  # the binding lines below say it, with the conditions
         if binding and verdict.fits and not verdict.judgement.to_allocate:

@@ -150,6 +150,10 @@ ALLOC: dict[str, tuple[str, str]] = {
         " 찾았습니다 (그 뒤로 클러스터가 바뀌었거나 이 버전의 알려진 할당기 버그일 수"
         " 있습니다)",
     ),
+    "why.deciding": (
+        "deciding as the scheduler would, node by node…",
+        "스케줄러처럼 노드마다 판단하는 중…",
+    ),
     "why.gated": (
         "held by scheduling gates ({gates}): the scheduler has not tried it yet",
         "scheduling gate ({gates}) 에 묶여 있어 스케줄러가 아직 시도하지 않았습니다",

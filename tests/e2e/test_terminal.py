@@ -14,26 +14,13 @@ from pathlib import Path
 import pytest
 
 from gsb_tui.lab.steps import example_for
+from tests.tmux import Tmux as BaseTmux
 
 REPO = Path(__file__).resolve().parents[2]
 GSB = str(Path(sys.executable).parent / "gsb-tui")
 
 
-class Tmux:
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "gsb")
-
+class Tmux(BaseTmux):
     def wait_for(self, text: str, timeout: float = 20) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -62,7 +49,7 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
     assert shutil.which("tmux"), "tmux is needed (scripts/test installs it)"
     t = Tmux(f"gsb-test-{os.getpid()}")
     yield t
-    subprocess.run(["tmux", "-L", t.socket, "kill-server"], capture_output=True)
+    t.kill()
 
 
 def start(

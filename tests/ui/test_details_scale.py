@@ -172,3 +172,40 @@ async def test_recent_events_are_this_pods_not_an_earlier_ones() -> None:
     recorded = [e for e in view.events_for("Pod", "dra-lab", "dra-1") if e.object_uid == uid]
     assert all(e.reason in events for e in recorded[-3:])
     assert earlier_reason not in events
+
+
+async def test_a_large_clusters_verdict_is_decided_off_the_frame(monkeypatch: Any) -> None:
+    """Past `inline_devices` the pane draws at once with "deciding", and the worker's
+    verdict then replaces it with the allocator's words (the same as `gsb-tui why`)."""
+    from gsb_tui.ui.panes.details import DetailsPane
+    from gsb_tui.words import text
+
+    snapshot = _operator()
+    view = build_view(snapshot)
+    claim, pod = _waiting_claim(view)
+    said = why_answer(view, claim.namespace, pod, "en")
+    monkeypatch.setattr(DetailsPane, "inline_devices", 0)
+    shown: list[str] = []
+    original = DetailsPane._update_body
+
+    def keep(self: DetailsPane, content: Any) -> None:
+        shown.append(str(getattr(content, "plain", content)))
+        original(self, content)
+
+    monkeypatch.setattr(DetailsPane, "_update_body", keep)
+    deciding = text("en", "why.deciding")
+    app = make_app(SnapshotSource(snapshot))
+    async with app.run_test(size=(160, 48)) as pilot:
+        details = app.dashboard.details
+        await wait_until(pilot, lambda: app.view is not None and details.previewed, timeout=30)
+        app.dashboard.claims.post_message(ClaimSelected(claim.key))
+        await wait_until(
+            pilot,
+            lambda: details.key == claim.key and deciding not in _words("\n".join(_lines(app))),
+            timeout=60,
+        )
+        lines = _lines(app)
+    assert any(deciding in _words(body) and claim.name in body for body in shown)
+    verdict = _words("\n".join(lines))
+    for blocker in said["blockers"]:
+        assert _words(blocker["text"].replace(f"{claim.namespace}/{claim.name} ", "")) in verdict

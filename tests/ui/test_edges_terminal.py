@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.tmux import Tmux as BaseTmux
 
 GSB = str(Path(sys.executable).parent / "gsb-tui")
 DEADLINE_S = 60.0  # a failure bound only: each wait ends as soon as what it waits for is there
@@ -40,21 +41,7 @@ open(sys.argv[1], "w").write(str(code))
 """
 
 
-class Tmux:
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "gsb")
-
+class Tmux(BaseTmux):
     def drawn(self) -> bool:
         return self.modes().startswith(DRAWING) and "Claims" in self.screen()
 
@@ -78,7 +65,7 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
     t = Tmux(f"gsb-edges-{os.getpid()}-{tmp_path.name}")  # a server of its own per test
     t("new-session", "-d", "-s", "gsb", "-x", "160", "-y", "48")
     yield t
-    subprocess.run(["tmux", "-L", t.socket, "kill-server"], capture_output=True)
+    t.kill()
 
 
 def _dashboard(tmp_path: Path) -> str:

@@ -3,12 +3,14 @@ blockers), then what it holds and for whom, warnings, its requests with the CEL 
 (which devices the class and selectors admit, which of those are free: one line a group, its
 count first, until `e` lists every device), and recent events of the claim selected in the
 Claims pane or the grid. Another claim selected starts at the top. While a result waits on
-binding conditions, the pane redraws every second: the scheduler's time runs out."""
+binding conditions, the pane redraws every second: the scheduler's time runs out. On a large
+cluster the verdict is decided in a worker (a pod is judged on every node: ~0.4 s at 10,000
+devices) and the pane says "deciding" until it has it: selection keys never wait for it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Static
 
+from gsb_tui.dra.alloc.verdicts import verdicts_of
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.model import malformed as bad_fields
 from gsb_tui.dra.view import DraView
@@ -25,7 +28,7 @@ from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.describe import POD_WARNINGS, claim_details, pod_warnings_text
-from gsb_tui.ui.explain import DEFAULT_WIDTH, ClaimPreview, claim_preview
+from gsb_tui.ui.explain import DEFAULT_WIDTH, WORKER_BUDGET_S, ClaimPreview, claim_preview
 from gsb_tui.ui.panes.base import Pane, kind_notice
 from gsb_tui.words import text
 
@@ -56,6 +59,8 @@ class DetailsScroll(VerticalScroll):
 
 class DetailsPane(Pane):
     title_key = "details"
+    # Up to this many devices a verdict takes milliseconds: decided while drawing, no flicker.
+    inline_devices: ClassVar[int] = 2_000
 
     def __init__(self, info: SourceInfo, lang: str, *, id: str | None = None) -> None:
         super().__init__(info, lang, id=id)
@@ -73,6 +78,7 @@ class DetailsPane(Pane):
         self._tick: Timer | None = None  # counts a binding's seconds down while one waits
         self.unfolded = False  # every device of each group listed (`e`), not only counts
         self.folded = False  # the claim on screen has device names not shown
+        self._deciding: tuple[DraView, tuple[str, str]] | None = None  # a worker's (view, claim)
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -152,6 +158,7 @@ class DetailsPane(Pane):
             self.set_notice(notice)
             self.set_title(f"{text(self.lang, 'details')}: {claim.name}")
             folded: list[bool] = []
+            deciding: list[bool] | None = [] if len(view.devices) > self.inline_devices else None
             details = claim_details(
                 view,
                 claim,
@@ -161,7 +168,10 @@ class DetailsPane(Pane):
                 lang=self.lang,
                 unfolded=self.unfolded,
                 folded=folded,
+                deciding=deciding,
             )
+            if deciding:
+                self._decide(view, claim)
             self.folded = bool(folded)
             self._show_fold_key()
             self._update_body(with_malformed(view, claim, details, self.lang))
@@ -183,6 +193,32 @@ class DetailsPane(Pane):
         # coming and the last going then change text only, not which widget shows.
         self.set_notice(notice)
         self._update_body(Text(text(self.lang, "no-selection"), style="italic dim"))
+
+    def _decide(self, view: DraView, claim: Claim) -> None:
+        """Judge the claim's pending pods off the frame; drawn again when decided."""
+        if self._deciding == (view, claim.key):
+            return  # already on its way
+        self._deciding = (view, claim.key)
+        self.run_worker(
+            partial(self._decided, view, claim),
+            thread=True,
+            group="verdict",
+            exit_on_error=False,
+            description="why pending",
+        )
+
+    def _decided(self, view: DraView, claim: Claim) -> None:
+        """In the worker: the verdicts are kept by the view's Verdicts, where the next
+        repaint of the same view finds them."""
+        try:
+            verdicts_of(view, WORKER_BUDGET_S).of_claim(claim)
+        finally:
+            self.app.call_from_thread(self._redraw_if, view)
+
+    def _redraw_if(self, view: DraView) -> None:
+        self._deciding = None
+        if self.view is view:
+            self._redraw()
 
     def _show_fold_key(self) -> None:
         """The subtitle says what `e` does, while it would do something."""

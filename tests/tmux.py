@@ -1,0 +1,24 @@
+"""A tmux server of a test's own, driven by its socket: what the terminal tests share."""
+
+from __future__ import annotations
+
+import subprocess
+
+
+class Tmux:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "gsb")
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
