@@ -17,9 +17,10 @@ Figures (`name value unit`):
   typed from nothing (most states do not compile yet). The first trial on a fresh process
   builds every device's CEL context: selector_first_trial_ms, apart.
 - grid_key_frame_*, jump_key_frame_*, filter_key_frame_*: key until the last frame it caused
-  (frames stop for QUIET_S): grid navigation (down, pagedown, end, home, ...), the jump box (`:` and
-  typing a node's name), the claims filter (`/` and typing a claim's name). A key that gives no
-  frame within a second (it does nothing) is said "not built", so is a key no binding has.
+  (frames stop for QUIET_S; ..._first_*: until its first frame, the screen answering): grid
+  navigation (down, pagedown, end, home, ...), the jump box (`:` and typing a node's name),
+  the claims filter (`/` and typing a claim's name). A key that gives no frame within a
+  second (it does nothing) is said "not built", so is a key no binding has.
 - selector_idle_cpu_pct: the process's CPU (every thread) over --idle seconds with the tool
   open on a selector and nothing changing; ..._retries_pct the same while the scheduler's
   FailedScheduling event of a pending pod is counted again every second (new views, the same
@@ -111,8 +112,20 @@ async def key_to_frame(pilot: Pilot[Any], app: KeysApp, key: str) -> float | Non
         if len(app.frames) == seen:
             break
     at = app.frames[-1] if len(app.frames) > count else None
+    if at is not None:
+        FIRSTS.append(1000 * (app.frames[count] - started))
     await asyncio.sleep(KEY_GAP_S)
     return None if at is None else 1000 * (at - started)
+
+
+FIRSTS: list[float] = []  # each key's first frame, ms (key_to_frame's figure is its last)
+
+
+def report_firsts(figures: Figures, name: str, asked: int) -> None:
+    """The keys' first frames: the screen answering the key at all (a verdict decided in a
+    worker, or results drawn in a later frame, come after it)."""
+    report(figures, f"{name}_first", list(FIRSTS), asked)
+    FIRSTS.clear()
 
 
 VERBOSE = False  # --verbose: every key's figure on stderr
@@ -249,6 +262,7 @@ async def presses(pilot: Pilot[Any], app: KeysApp, keys: list[str]) -> list[floa
 
 
 async def grid(pilot: Pilot[Any], app: KeysApp, figures: Figures) -> None:
+    FIRSTS.clear()
     app.dashboard.focus_pane("grid")
     await pilot.pause(0.3)
     if VERBOSE:
@@ -263,9 +277,11 @@ async def grid(pilot: Pilot[Any], app: KeysApp, figures: Figures) -> None:
         if not values:
             figures.add(f"grid_{key}", "not built", "(no frame)")
     report(figures, "grid_key_frame", [v for vs in got.values() for v in vs], len(keys))
+    report_firsts(figures, "grid_key_frame", len(keys))
 
 
 async def jump(pilot: Pilot[Any], app: KeysApp, figures: Figures, target: str) -> None:
+    FIRSTS.clear()
     first = await key_to_frame(pilot, app, "colon")
     if first is None or isinstance(app.screen, DashboardScreen):
         figures.add("jump_key_frame", "not built", "(`:` opens nothing)")
@@ -276,17 +292,20 @@ async def jump(pilot: Pilot[Any], app: KeysApp, figures: Figures, target: str) -
     enter = await key_to_frame(pilot, app, "enter")
     values += [enter] if enter is not None else []
     report(figures, "jump_key_frame", values, len(target) + 2)
+    report_firsts(figures, "jump_key_frame", len(target) + 2)
     if not isinstance(app.screen, DashboardScreen):
         await pilot.press("escape")
 
 
 async def claims_filter(pilot: Pilot[Any], app: KeysApp, figures: Figures, name: str) -> None:
+    FIRSTS.clear()
     app.dashboard.focus_pane("claims")
     await pilot.pause(0.3)
     first = await key_to_frame(pilot, app, "slash")
     no_blink(app)
     values = ([first] if first is not None else []) + await presses(pilot, app, list(name))
     report(figures, "filter_key_frame", values, len(name) + 1)
+    report_firsts(figures, "filter_key_frame", len(name) + 1)
     await pilot.press("escape")
 
 

@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, NoReturn, cast
 
@@ -76,8 +77,8 @@ def add_target_args(p: argparse.ArgumentParser) -> None:
         "-n",
         "--namespace",
         type=_namespace(UsageParser.lang),
-        default="dra-lab",
-        help="lab namespace (default dra-lab)",
+        default=None,
+        help="lab namespace (default dra-lab); given, the dashboard opens on its claims only",
     )
     p.add_argument(
         "--lang",
@@ -275,7 +276,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
 def _target(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from gsb_tui.kube.config import Target
 
-    return Target(kubeconfig=args.kubeconfig, context=args.context, namespace=args.namespace)
+    target = Target(kubeconfig=args.kubeconfig, context=args.context)
+    return replace(target, namespace=args.namespace) if args.namespace else target
 
 
 def run_dashboard(args: argparse.Namespace, lang: str) -> int:
@@ -316,7 +318,7 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
         source.begin_lists()  # on their way while Textual imports and starts
     from gsb_tui.ui.run import run_dashboard as run_ui
 
-    code = run_ui(source, args.lab_dir, lang)
+    code = run_ui(source, args.lab_dir, lang, scope=args.namespace)
     if isinstance(source, ReplaySource) and source.stats.bad_lines:
         words = text(
             lang,

@@ -43,14 +43,16 @@ def signal_code(signum: int) -> int:
     return 128 + signum
 
 
-def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str) -> int:
+def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str, scope: str | None = None) -> int:
     """Run the dashboard until the user quits. 0 on a normal exit, 1 if it could not run,
-    signal_code(n) when a signal stopped it."""
+    signal_code(n) when a signal stopped it. `scope`: the namespace whose claims it opens on
+    (None: every namespace)."""
     try:
         from gsb_tui.config import config_path
         from gsb_tui.ui.app import GsbApp
 
         app = GsbApp(source, lab_dir, lang, config_file=config_path())
+        app.dashboard.start_scope = scope
     except Exception as exc:  # e.g. the stylesheet missing from a broken install
         print(f"gsb-tui: cannot start the dashboard: {exc}", file=sys.stderr)
         return 1

@@ -132,3 +132,22 @@ async def test_a_device_of_another_namespace_keeps_the_tables_selection() -> Non
         await pilot.pause()
         assert dash.selected_claim == selected
         assert selected is not None and selected[0] == "team-b"
+
+
+async def test_n_given_on_the_command_line_opens_on_that_namespace() -> None:
+    """`gsb-tui -n team-b`: the dashboard opens on team-b's claims (cli.py passes the scope
+    when -n was given; without it every namespace is shown)."""
+    from gsb_tui.cli import build_parser
+
+    args = build_parser().parse_args(["-n", "team-b"])
+    assert args.namespace == "team-b"
+    assert build_parser().parse_args([]).namespace is None  # not given: every namespace
+    app, claims = _app()
+    app.dashboard.start_scope = args.namespace
+    kept = sorted(_key(c) for c in claims if _key(c)[0] == "team-b")
+    async with app.run_test(size=(160, 48)) as pilot:
+        dash = app.dashboard
+        await wait_until(pilot, lambda: dash.claims.visible_keys() == kept)
+        assert dash.namespace_scope == "team-b"
+        assert dash.selected_claim == kept[0]
+        assert "ns team-b" in dash.header.render().plain

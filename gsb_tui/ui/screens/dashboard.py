@@ -141,6 +141,8 @@ class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
             self.show_lab_tab()
         self.query_one(DeviceGrid).focus()
         self.active_pane = "grid"  # Tab's first stop is the slices, however soon it comes
+        if self.start_scope:
+            self.set_namespace(self.start_scope)
         self.post_message(self.Ready())
 
     # --- panes ---------------------------------------------------------------------------

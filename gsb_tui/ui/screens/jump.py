@@ -49,6 +49,9 @@ def runs(places: list[int]) -> list[tuple[int, int]]:
     return out
 
 
+OPAQUE_DEVICES = 2_000
+
+
 class JumpScreen(ModalScreen[Target | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="gsb.jump.close"),
@@ -59,6 +62,7 @@ class JumpScreen(ModalScreen[Target | None]):
     ]
     DEFAULT_CSS = """
     JumpScreen { align: center top; background: $background 60%; }
+    JumpScreen.opaque { background: $background; }
     #jump {
         width: 90%; max-width: 110; height: auto; max-height: 80%; margin-top: 2;
         border: round $accent; border-title-style: bold; background: $surface; padding: 0 1;
@@ -84,6 +88,9 @@ class JumpScreen(ModalScreen[Target | None]):
         self.title_text = title or text(lang, "jump.title")
         self.shown: list[Target] = []
         self.total = 0
+        # At 10,000 devices blending the dashboard beneath into every frame of the box costs
+        # ~0.3 s a key (Textual re-renders the screen under a translucent one): opaque there.
+        self.set_class(len(view.devices) > OPAQUE_DEVICES, "opaque")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="jump") as frame:

@@ -70,6 +70,7 @@ class Jumps:
     """Going to what the jump box, `g`, `u` and `o` name (DashboardScreen's half of it)."""
 
     namespace_scope: str | None = None  # the namespace whose claims are shown (None: all)
+    start_scope: str | None = None  # `-n` given: the namespace it opens on
     _targets: tuple[DraView, TargetIndex] | None = None  # built once per view
 
     def _dash(self) -> DashboardScreen:
