@@ -12,6 +12,7 @@ constraint is the blocker; else the requests compete for the same devices or cou
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -71,6 +72,9 @@ class Blocker:
     free: list[str] = field(default_factory=list)  # candidates (on one node: by name)
     node_names: list[str] = field(default_factory=list)
     nodes: int = 0
+    # Every device's name over all nodes with how many carry it (`devices` keeps 20 ids):
+    # nodes alike have devices of the same names, and the words name each once.
+    named: Counter[str] = field(default_factory=Counter)
 
     def values(self, within: str = "") -> dict[str, object]:
         """The catalog's placeholders; `within`: the claim the words are shown under (its
@@ -79,7 +83,7 @@ class Blocker:
         return {
             "claim": self.claim,
             "request": request.strip(),
-            "devices": _short_list([d.rsplit("/", 1)[-1] for d in self.devices], limit=6),
+            "devices": self._device_names(),
             "holders": _short_list(self.holders) or "-",
             "detail": self.detail,
             "need": self.need,
@@ -90,6 +94,16 @@ class Blocker:
             if self.free and self.nodes == 1
             else "",
         }
+
+
+    def _device_names(self, limit: int = 6) -> str:
+        """Up to `limit` device names, each once, then how many devices (of any node) carry
+        none of them."""
+        if not self.named:
+            return _short_list([d.rsplit("/", 1)[-1] for d in self.devices], limit=limit)
+        shown = list(self.named)[:limit]
+        rest = sum(n for name, n in self.named.items() if name not in shown)
+        return ", ".join(shown) + (f", +{rest}" if rest else "")
 
 
 def _short_list(items: Sequence[str], limit: int = 4, total: int | None = None) -> str:
@@ -158,6 +172,7 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
             for d in b.devices:
                 if d not in g.devices and len(g.devices) < MAX_DEVICES:
                     g.devices.append(d)
+            g.named.update(d.rsplit("/", 1)[-1] for d in b.devices)
             for h in b.holders:
                 if h not in g.holders:
                     g.holders.append(h)
