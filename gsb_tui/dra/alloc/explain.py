@@ -95,7 +95,6 @@ class Blocker:
             else "",
         }
 
-
     def _device_names(self, limit: int = 6) -> str:
         """Up to `limit` device names, each once, then how many devices (of any node) carry
         none of them."""
