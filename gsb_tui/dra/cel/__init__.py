@@ -7,23 +7,21 @@ selectors on every device; a device counts only when all are true, and the first
 
 How (see docs/CEL.md for the measurements behind it):
 - compile (selector.py): the Rust CEL library (`common-expression-language`, imported as `cel`)
-  parses first, so syntax errors read like cel-go's; then check.py type-checks against
-  Kubernetes' `device` declaration (types.py), so admission errors such as
+  parses first, so syntax errors read like cel-go's (the only thing it does); then check.py
+  type-checks against Kubernetes' `device` declaration (types.py), so admission errors such as
   `device.attributes.index == 7` read like the API server's (errors.py), with a fix as
-  `CelCompileError.hint` / `.fix`; then the checked AST is printed back as plain CEL with
-  Kubernetes' semantics spelled out (emit.py), and the library compiles that once per expression.
+  `CelCompileError.hint` / `.fix`; then interp.py compiles the checked tree into closures.
 - limits (selector.py, syntax.py, cost.py): judged as the API server judges them and worded
   as it words them — 10,240 bytes, cel-go's parser depth limits (250), the estimated cost
-  limit (1,000,000); nothing recurses on Python's stack (stackless.py).
-- evaluate (runtime.py, prepared.py): each device becomes one library Context (its `device`
-  variable: device.py, values.py, quantity.py, semver.py), built once per device content when
-  a selector first has to run on it; results are cached per (device, expression), so
+  limit (1,000,000); nothing recurses on Python's stack without bound (stackless.py; a deep
+  tree is evaluated on a fresh stack).
+- evaluate (runtime.py, prepared.py, interp.py): each device becomes one typed `device` value
+  (device.py, values.py, quantity.py, semver.py), built once per device content when a
+  selector first has to run on it; results are cached per (device, expression), so
   re-evaluating on every cluster change only costs a dictionary lookup for devices that did
   not change. Devices that hold the same values where a selector looks (projection.py's key)
-  share one evaluation: at 10,000 devices, a preview builds a context for each distinct key,
-  not each device. Where the library's answer could differ from the scheduler's (dynamic
-  values, runtime errors), interp.py evaluates with cel-go's semantics, cost count and
-  wording. Every evaluation is bounded in time (`budget`).
+  share one evaluation. interp.py is cel-go's semantics, runtime cost count and wording.
+  Every evaluation is bounded in time (`budget`).
 - many devices (preview.py): `evaluate_all`, and `explain_request` for the dashboard's preview.
 
 This is the package's one face: code outside it imports from `gsb_tui.dra.cel` only. Importing

@@ -1,22 +1,19 @@
-"""A CEL interpreter with cel-go's runtime semantics, its runtime cost count and a deadline.
+"""A CEL interpreter with cel-go's runtime semantics, its runtime cost count and a deadline:
+gsb-tui's one evaluator of selectors.
 
-The evaluating library (runtime.py) is fast but not cel-go: its values are untyped (a semantic
-version is a map to it), so `size(version)` or `version == 'x'` give an answer where the
-scheduler reports a CEL runtime error (`no such overload: size`, `no such overload`), and its
-error texts are its own. This module evaluates the checked tree with cel-go's rules (trait
-dispatch and its error texts, heterogeneous equality, error absorption by `&&`/`||`, the
-`device.attributes[domain]` default map, attribute qualification) and counts cel-go's runtime
-cost, stopping at the scheduler's limit with the scheduler's words. Every evaluation also has a
-wall-clock deadline. interp_flow.py holds the evaluation state and how cel-go decides `&&`,
-`||`, `?:` and the comprehension macros; this module compiles the tree into closures.
-
-runtime.py uses it for the devices and selectors where the library's answer could differ: a
-selector that reads version attributes or capacities through dynamic values, and any evaluation
-the library failed (so the error is worded as the scheduler words it).
+It evaluates the checked tree with cel-go's rules (trait dispatch and its error texts,
+heterogeneous equality, error absorption by `&&`/`||`, the `device.attributes[domain]` default
+map, attribute qualification, typed quantities and semvers: `size(version)` is `no such
+overload: size` as in the scheduler) and counts cel-go's runtime cost, stopping at the
+scheduler's limit with the scheduler's words. Every evaluation also has a wall-clock deadline.
+interp_flow.py holds the evaluation state and how cel-go decides `&&`, `||`, `?:` and the
+comprehension macros; this module compiles the tree into closures. runtime.py runs it on
+every device, once per distinct value where the selector looks.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -51,8 +48,12 @@ from gsb_tui.dra.cel.semantics import (
 )
 from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
 
-# Deeper trees than this are not interpreted (Python's own recursion limit stays far away).
-MAX_TREE_DEPTH = 64
+# The parser admits no deeper tree (cel-go's 250 nested rules): a guard, never reached.
+MAX_TREE_DEPTH = 256
+# Closures call their children: ~2.3 Python frames a level. A tree deeper than this runs on a
+# thread of its own, whose fresh stack holds 256 levels (~600 of the 1,000 frames Python
+# allows) however deep the caller's stack already is.
+DEEP_TREE = 96
 
 
 class Unported(Exception):
@@ -100,8 +101,10 @@ class Program:
     """A checked selector compiled into closures; `run` evaluates it on one device value."""
 
     def __init__(self, checked: Checked) -> None:
-        if _depth(checked.root) > MAX_TREE_DEPTH:
+        depth = _depth(checked.root)
+        if depth > MAX_TREE_DEPTH:
             raise Unported("the selector nests too deeply")
+        self.deep = depth > DEEP_TREE
         self.checked = checked
         # Children before parents, without recursion: each node's closure takes its children's.
         self.done: dict[int, Eval] = {}
@@ -114,6 +117,8 @@ class Program:
         deadline (default: one second from now)."""
         started = time.monotonic()
         state = Run(device, limit, deadline if deadline is not None else started + 1.0)
+        if self.deep:
+            return _on_fresh_stack(self.fn, state)
         try:
             return self.fn(state)
         except RecursionError as exc:  # defensive: depth is bounded at compile time
@@ -267,6 +272,28 @@ class Program:
             return result
 
         return call
+
+
+def _on_fresh_stack(fn: Eval, state: Run) -> Any:
+    """fn(state) on a thread of its own: its value, or what it raised. The evaluation is
+    bounded by the state's deadline and cost limit, so the join is too."""
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append((True, fn(state)))
+        except RecursionError:  # defensive: MAX_TREE_DEPTH keeps far from it
+            out.append((False, Unported("the selector nests too deeply")))
+        except Exception as exc:  # CelError, Timeout: raised again in the caller's thread
+            out.append((False, exc))
+
+    worker = threading.Thread(target=run, name="cel-deep", daemon=True)
+    worker.start()
+    worker.join()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _qualify(value: Any, key: Any, run: Run) -> Any:

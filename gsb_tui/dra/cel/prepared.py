@@ -1,25 +1,24 @@
-"""Devices prepared for the Rust CEL library: one cache entry per device content.
+"""Devices prepared for evaluation: one cache entry per device content.
 
-An entry holds the device's library Context (its `device` variable, device.py), built when a
-selector first has to run on it and holding only what compiled selectors read (check.needs,
-registered here by `require`), the device's traits (device.traits: whether projection.py can
-key it, its version attributes, whether it has capacities) and its results by expression.
-Outcomes shared by projection key live on each runtime.Evaluator, valid while `shared_epoch`
-is unchanged. A new object for the same device (a new snapshot) keeps its entry when its
-content did not change.
+An entry holds the device's typed `device` value (device.py, then interp.device_value), built
+when a selector first has to run on it and holding only what compiled selectors read
+(check.needs, registered here by `require`), the device's traits (device.traits: whether
+projection.py can key it) and its results by expression. Outcomes shared by projection key
+live on each runtime.Evaluator, valid while `shared_epoch` is unchanged. A new object for the
+same device (a new snapshot) keeps its entry when its content did not change. `library()`
+loads the CEL library, which only words syntax errors as cel-go does (selector.py).
 """
 
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from gsb_tui.dra.cel import callbacks, check
+from gsb_tui.dra.cel import check
 from gsb_tui.dra.cel.device import DeviceError, device_variable, traits
+from gsb_tui.dra.cel.interp import device_value
 from gsb_tui.dra.model import Device, DeviceId
 
 if TYPE_CHECKING:
@@ -28,41 +27,29 @@ if TYPE_CHECKING:
 # --- the evaluating library --------------------------------------------------------------------
 
 
-class _ExpectedFailures(logging.Filter):
-    """The library logs a warning for every exception a Python function raises; ours are
-    CEL runtime errors (e.g. quantity('x')), reported in CelOutcome, not on stderr."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "Python function 'k8s_" not in record.getMessage()
-
-
 @lru_cache(maxsize=1)
 def library() -> Any:
     # Imported on first use: `import cel` costs ~0.4 s, kept off the dashboard's first frame.
     import cel
 
-    logging.getLogger("cel").addFilter(_ExpectedFailures())
     return cel
 
 
-# --- devices prepared for the library ----------------------------------------------------------
+# --- devices prepared for the interpreter ------------------------------------------------------
 
 
 @dataclass(slots=True)
 class Prepared:
-    """A device's cache entry: its context for the library, its results by expression."""
+    """A device's cache entry: its typed value for the interpreter, its results by expression."""
 
     device: Device  # what the entry was built from (identity of .raw is the fast cache check)
     fingerprint: str = ""  # "" until a second object for the same device has to be compared
-    context: Any = None  # the library's Context, or None when the device cannot be represented
+    typed: Any = None  # the device as interp.py sees it, or None when it cannot be represented
     error: str = ""
-    needs_version: int = -1  # which _needs the context holds (-1: not built yet)
+    needs_version: int = -1  # which _needs `typed` holds (-1: not built yet)
     results: dict[str, CelOutcome] = field(default_factory=dict)
     # device.traits, on first use (fields, not the tuple: one object less per device)
     convertible: bool | None = None  # None: not known yet
-    versions: frozenset[tuple[str, str]] = frozenset()  # (domain, name) of version attributes
-    capacities: bool = False  # whether it publishes capacities
-    typed: Any = None  # the device as interp.py sees it, built on first use
 
 
 _MAX_PREPARED = 20_000
@@ -87,8 +74,6 @@ def _frozen_needs() -> frozenset[check.Leaf]:
 def _covered(leaf: check.Leaf) -> bool:
     if leaf in _needs:
         return True
-    if leaf == PYTHON_FUNCTIONS:  # not a part of the device: the whole device does not cover it
-        return False
     if check.WHOLE in _needs:
         return True
     return len(leaf) == 3 and bool({(leaf[0], "*", "*"), (leaf[0], leaf[1], "*")} & _needs)
@@ -113,7 +98,7 @@ def _fingerprint(device: Device) -> str:
 
 def prepare(device: Device) -> Prepared:
     """The cache entry of a device, replaced only when the device's content changed (its
-    library Context is built by contextualise, when a selector has to run on it)."""
+    typed value is built by contextualise, when a selector has to run on it)."""
     key = (device.id, device.slice_name)
     entry = _prepared_devices.get(key)
     if entry is not None and entry.device.raw is not device.raw:
@@ -134,39 +119,25 @@ def prepare(device: Device) -> Prepared:
 
 
 def contextualise(entry: Prepared) -> None:
-    """Build the entry's library Context, again when selectors now read more of the device
-    (its cached results stay valid)."""
+    """Build the entry's typed value, again when selectors now read more of the device (its
+    cached results stay valid)."""
     if entry.needs_version != _needs_version:
-        entry.context, entry.error = _context(entry.device)
+        entry.typed, entry.error = _typed(entry.device)
         entry.needs_version = _needs_version
 
 
 def know(entry: Prepared) -> bool:
     """Fill in the entry's traits (device.traits); whether projection.py can key it."""
-    known = traits(entry.device)
-    entry.versions, entry.capacities = known.versions, known.capacities
-    entry.convertible = known.convertible
-    return known.convertible
+    entry.convertible = traits(entry.device).convertible
+    return entry.convertible
 
 
-# Not a device part: registered by selectors that call Python functions (k8s_*), which then
-# go into every context (registering them costs about as much as a few attributes).
-PYTHON_FUNCTIONS: check.Leaf = ("@functions",)
-
-
-def _context(device: Device) -> tuple[Any, str]:
-    needs = _frozen_needs()
+def _typed(device: Device) -> tuple[Any, str]:
     try:
-        variable = device_variable(device, needs)
+        variable = device_variable(device, _frozen_needs())
     except DeviceError as exc:
         return None, str(exc)
-    functions = _function_table() if PYTHON_FUNCTIONS in needs else None
-    return library().Context(variables={"device": variable}, functions=functions), ""
-
-
-@lru_cache(maxsize=1)
-def _function_table() -> dict[str, Callable[..., Any]]:
-    return callbacks.functions()
+    return device_value(variable), ""
 
 
 def clear(*, results_only: bool = False) -> None:

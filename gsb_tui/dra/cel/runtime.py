@@ -1,42 +1,34 @@
-"""Running compiled selectors: the Rust CEL library, Kubernetes' functions, cached results.
+"""Running compiled selectors: interp.py's evaluation (cel-go's semantics, cost count and
+wording), Kubernetes' functions, cached results.
 
-Each device becomes one library Context holding its `device` variable (device.py), built once
-per device content when a selector first has to run on it, and holding only what compiled
+Each device becomes one typed `device` value (device.py, interp.device_value), built once per
+device content when a selector first has to run on it, and holding only what compiled
 selectors read (check.needs): prepared.py keeps them. Results are cached per (device,
 expression), so re-evaluating on every cluster change is a dictionary lookup for devices that
 did not change.
 
-Building a context is most of an evaluation's cost, so devices are not all evaluated: a device
-whose values where a selector looks equal those of a device evaluated before (projection.py's
-key, read from the served object) gets that device's outcome without a context of its own. A
-selector whose keys nearly never repeat (it reads a unique uuid) stops being keyed after
-SHARING_PROBE devices, until the caches are cleared.
-
-Where the library's answer could differ from the scheduler's, interp.py (cel-go's semantics,
-cost count and wording) evaluates instead: for selectors that read version attributes or
-capacities through dynamic values on devices that have them, and for every evaluation the
-library failed. Every evaluation has a deadline (EVALUATION_BUDGET, or the caller's); one that
-runs out is reported as unfinished and not cached.
+Devices are not all evaluated: a device whose values where a selector looks equal those of a
+device evaluated before (projection.py's key, read from the served object) gets that device's
+outcome. A selector whose keys nearly never repeat (it reads a unique uuid) stops being keyed
+after SHARING_PROBE devices, until the caches are cleared. Every evaluation has a deadline
+(EVALUATION_BUDGET, or the caller's); one that runs out is reported as unfinished and not
+cached.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gsb_tui.dra.cel import callbacks, check, interp, prepared, projection
-from gsb_tui.dra.cel.device import DeviceError, device_variable
-from gsb_tui.dra.cel.prepared import PYTHON_FUNCTIONS, Prepared, prepare
-from gsb_tui.dra.cel.values import as_quantity, as_semver
+from gsb_tui.dra.cel import check, interp, prepared, projection
+from gsb_tui.dra.cel.prepared import Prepared, prepare
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.words import t
 
 # Wall-clock time one evaluation may take (the scheduler's cost limit is about 0.1 s of
-# cel-go's work; the interpreter is slower). The library's own work cannot be interrupted, but
-# its cost is bounded at compile time (cost.py); Python callbacks and the interpreter check it.
+# cel-go's work; the interpreter is slower and checks it as it goes).
 EVALUATION_BUDGET = 1.0
 
 
@@ -53,7 +45,7 @@ class CelOutcome:
 
 
 class _TimedOut(Exception):
-    """The evaluation's deadline passed (raised from a Python callback, or the interpreter)."""
+    """The evaluation's deadline passed (the interpreter noticed)."""
 
 
 @dataclass
@@ -61,68 +53,26 @@ class Evaluator:
     """What evaluating one compiled selector needs (selector.py builds it)."""
 
     expression: str
-    program: Any  # the library's compiled program
-    precise: interp.Program | None  # None when interp.py cannot evaluate this selector
+    program: interp.Program
     needs: frozenset[check.Leaf]
-    dynamic_versions: bool  # reads attributes (a version among them reads as a map natively)
-    dynamic_quantities: bool  # passes capacities through dynamic values
     # How to key devices whose outcome is the same (projection.py); None: every device runs.
     plan: projection.Plan | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.plan = projection.plan(self.needs, frozenset({PYTHON_FUNCTIONS}))
-        # Which attributes it reads, for _precise_first: every one, whole domains, leaves.
-        every = bool({check.WHOLE, ("attributes", "*", "*")} & self.needs)
-        attributes = [leaf[1:] for leaf in self.needs if len(leaf) == 3 and leaf[0] == "attributes"]
-        self.reads_attributes: tuple[bool, frozenset[str], frozenset[tuple[str, ...]]] = (
-            every,
-            frozenset(d for d, n in attributes if n == "*"),
-            frozenset(attributes),
-        )
-        self.version_reads: dict[frozenset[tuple[str, str]], bool] = {}
-        # Whether interp.py could ever evaluate first (else _precise_first need not ask).
-        self.may_run_precise_first = self.precise is not None and (
-            self.dynamic_versions or self.dynamic_quantities
-        )
-        # Outcomes by projection key, one table for each evaluator (interp.py first or not):
-        # what the selector gave on a device holding those values where it looks.
-        self.shared: tuple[dict[Any, CelOutcome], dict[Any, CelOutcome]] = ({}, {})
+        self.plan = projection.plan(self.needs)
+        # Outcomes by projection key: what the selector gave on a device holding those values
+        # where it looks.
+        self.shared: dict[Any, CelOutcome] = {}
         self.shared_epoch = prepared.shared_epoch
         self.sharing = True  # False once keys turned out (nearly) all different
         self.hits = self.misses = 0
 
     def share_again(self) -> None:
         """The caches were cleared: no shared outcomes, and keys are worth trying again."""
-        self.shared = ({}, {})
+        self.shared = {}
         self.shared_epoch = prepared.shared_epoch
         self.sharing = True
         self.hits = self.misses = 0
-
-
-def _reads_version(ev: Evaluator, versions: frozenset[tuple[str, str]]) -> bool:
-    """Whether the selector reads one of these (domain, name) attributes."""
-    if not versions:
-        return False
-    every, domains, names = ev.reads_attributes
-    if every:
-        return True
-    return any(version[0] in domains or version in names for version in versions)
-
-
-def _precise_first(ev: Evaluator, known: Prepared) -> bool:
-    """Whether interp.py evaluates first (the library's answer could differ from cel-go's)."""
-    if ev.precise is None:
-        return False
-    if ev.dynamic_versions and known.versions:
-        # Devices repeat the same version names: one answer per set of them.
-        reads = ev.version_reads.get(known.versions)
-        if reads is None:
-            if len(ev.version_reads) >= 256:
-                ev.version_reads.clear()
-            reads = ev.version_reads[known.versions] = _reads_version(ev, known.versions)
-        if reads:
-            return True
-    return ev.dynamic_quantities and known.capacities
 
 
 def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> CelOutcome:
@@ -151,9 +101,7 @@ def evaluate_prepared(ev: Evaluator, entry: Prepared, deadline: float | None) ->
             convertible = prepared.know(entry)
         key = ev.plan.key(entry.device) if convertible and ev.sharing else None
         if key is not None:
-            # Which evaluator answers depends on the device beyond the key only through the
-            # values the key holds; kept apart all the same.
-            table = ev.shared[ev.may_run_precise_first and _precise_first(ev, entry)]
+            table = ev.shared
             shared = table.get(key)
             if shared is not None:  # a device with the same values where the selector looks
                 ev.hits += 1
@@ -235,94 +183,28 @@ def _evaluate(
         prepared.know(entry)
     try:
         prepared.contextualise(entry)
-        if entry.context is None:
-            outcome = CelOutcome(device.id, False, entry.error)
-        elif _precise_first(ev, entry):
-            outcome = _run_precise(ev, device, entry, limit)
-        else:
-            outcome = _run(ev.program, device.id, entry, limit)
-            if outcome.error and ev.precise is not None:  # the scheduler's own wording
-                outcome = _run_precise(ev, device, entry, limit)
+        outcome = _run(ev.program, device.id, entry, limit)
     except _TimedOut:
         return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)
     _keep(entry.results, ev.expression, outcome)
-    if table is not None and entry.context is not None:
+    if table is not None and entry.typed is not None:
         if len(table) >= MAX_SHARED:
             table.clear()
         table[key] = outcome
     return outcome
 
 
-def _run(program: Any, device: DeviceId, entry: Prepared, deadline: float) -> CelOutcome:
-    if entry.context is None:
+def _run(program: interp.Program, device: DeviceId, entry: Prepared, deadline: float) -> CelOutcome:
+    if entry.typed is None:  # the device cannot be represented where the selectors look
         return CelOutcome(device, False, entry.error)
-    callbacks.failure.message = ""
-    callbacks.failure.deadline = deadline
     try:
-        result = program.execute(entry.context)
-    except Exception as exc:
-        if getattr(callbacks.failure, "message", "") == callbacks.TIMEOUT:
-            raise _TimedOut() from None
-        return CelOutcome(device, False, _runtime_message(exc))
-    finally:
-        callbacks.failure.deadline = math.inf
-    return _outcome(device, result)
-
-
-def _run_precise(ev: Evaluator, device: Device, entry: Prepared, deadline: float) -> CelOutcome:
-    assert ev.precise is not None
-    if entry.typed is None:
-        try:
-            entry.typed = interp.device_value(device_variable(device, None))
-        except DeviceError as exc:
-            return CelOutcome(device.id, False, str(exc))
-    try:
-        result = ev.precise.run(entry.typed, deadline=deadline)
+        result = program.run(entry.typed, deadline=deadline)
     except interp.CelError as exc:
-        return CelOutcome(device.id, False, str(exc))
+        return CelOutcome(device, False, str(exc))
     except interp.Timeout:
         raise _TimedOut() from None
-    except interp.Unported:  # cannot happen for a compiled Program; the library's answer stands
-        return _run(ev.program, device.id, entry, deadline)
-    if isinstance(result, bool):
-        return CelOutcome(device.id, result)
-    return CelOutcome(device.id, False, interp.not_bool(result))
-
-
-def _outcome(device: DeviceId, result: Any) -> CelOutcome:
+    except interp.Unported as exc:  # defensive: a compiled Program's depth is bounded
+        return CelOutcome(device, False, str(exc))
     if isinstance(result, bool):
         return CelOutcome(device, result)
-    typed = as_quantity(result) or as_semver(result) or result
-    return CelOutcome(device, False, interp.not_bool(typed))
-
-
-def _type_name(value: Any) -> str:
-    if as_quantity(value) is not None:
-        return "kubernetes.Quantity"
-    if isinstance(value, dict):
-        if as_semver(value) is not None:
-            return "kubernetes.Semver"
-        return "map"
-    names = {bool: "bool", int: "int", float: "double", str: "string", bytes: "bytes", list: "list"}
-    return "null_type" if value is None else names.get(type(value), type(value).__name__)
-
-
-def _runtime_message(exc: Exception) -> str:
-    """cel-go's wording for what the library raised."""
-    text = str(exc)
-    failure: str = getattr(callbacks.failure, "message", "")
-    if text.startswith("Function 'k8s_") and failure:
-        return failure
-    if isinstance(exc, KeyError):
-        return f"no such key: {exc.args[0] if exc.args else ''}"
-    if isinstance(exc, ZeroDivisionError):
-        return "modulus by zero" if "modulo" in text else "division by zero"
-    if isinstance(exc, OverflowError):
-        return "integer overflow"
-    if isinstance(exc, IndexError):
-        return "index out of range"
-    if isinstance(exc, TypeError) or text.startswith("Undefined variable or function"):
-        # Names were checked at compile time: a function missing now is one applied to a
-        # runtime type it has no overload for (e.g. size() on an int attribute).
-        return "no such overload"
-    return text.split(". Check ")[0]
+    return CelOutcome(device, False, interp.not_bool(result))

@@ -3,9 +3,9 @@
 Compiling judges a selector as the API server does, in its order: the length limit (10,240
 bytes), cel-go's parser limits (syntax.py: 250 nested rules or operators), syntax errors (the
 library's parser: the same grammar as cel-go), type errors (check.py, worded by errors.py), the
-result type, then the estimated cost limit (cost.py). It then prints the checked tree back as
-plain CEL with Kubernetes' semantics spelled out (emit.py) for the library, and compiles it for
-interp.py too. Evaluating is runtime.py's; many devices and requests are preview.py's. The
+result type, then the estimated cost limit (cost.py), then compiles the checked tree for
+interp.py, the one evaluator. The library is only asked to parse (its syntax errors are
+cel-go's words). Evaluating is runtime.py's; many devices and requests are preview.py's. The
 package's __init__ is the face that callers import from.
 """
 
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra.cel import check, cost, emit, interp, prepared, runtime, syntax
+from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, syntax
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
 from gsb_tui.dra.cel.runtime import CelOutcome, Evaluator
@@ -51,12 +51,10 @@ class Selector:
         expression: str,
         evaluator: Evaluator,
         output: str,
-        evaluator_source: str,
         max_cost: int,
     ) -> None:
         self.expression = expression
         self.output_type = output  # "bool", or "any" for e.g. a boolean attribute on its own
-        self.evaluator_source = evaluator_source  # what the library runs (for debugging)
         self.needs = evaluator.needs  # the parts of a device it reads
         self.max_cost = max_cost  # cel-go's estimated worst-case cost (the API server's)
         self._evaluator = evaluator
@@ -176,33 +174,16 @@ def _compile(expression: str, driver: str) -> Selector:
             hint=t("cel.hint.cost", cost=_shown_cost(estimate.max), limit=cost.MAX_COST),
             expression=expression,
         )
-    source = emit.emit(checked)
     try:
-        program = lib.compile(source)
-    except ValueError as exc:  # our printer produced something the library cannot read
-        if _LIBRARY_DEPTH in str(exc):
-            raise CelUnsupportedError(t("cel.too-deep"), expression=expression) from None
+        program = interp.Program(checked)
+    except interp.Unported as exc:
         raise CelUnsupportedError(
             t("cel.cannot-evaluate", detail=str(exc)), expression=expression
         ) from None
-    needs = check.needs(checked)
-    if emit.calls_python(source):
-        needs |= {prepared.PYTHON_FUNCTIONS}
-    try:
-        precise: interp.Program | None = interp.Program(checked)
-    except interp.Unported:
-        precise = None
-    evaluator = Evaluator(
-        expression,
-        program,
-        precise,
-        needs,
-        dynamic_versions=_reads(checked, "attributes") and _dynamic_equality(checked),
-        dynamic_quantities=_dynamic_capacity(checked),
-    )
-    selector = Selector(expression, evaluator, str(checked.output), source, estimate.max)
-    # Register what it reads now, so devices get one context holding every compiled selector's
-    # needs instead of growing (and being rebuilt) as selectors are first evaluated.
+    evaluator = Evaluator(expression, program, check.needs(checked))
+    selector = Selector(expression, evaluator, str(checked.output), estimate.max)
+    # Register what it reads now, so devices get one typed value holding every compiled
+    # selector's needs instead of growing (and being rebuilt) as selectors are first evaluated.
     prepared.require(selector.needs)
     selector._epoch = prepared.epoch
     return selector
@@ -210,49 +191,6 @@ def _compile(expression: str, driver: str) -> Selector:
 
 def _shown_cost(value: int) -> str:
     return "2^64-1" if value >= 2**64 - 1 else f"{value:,}"
-
-
-def _reads(checked: check.Checked, field: str) -> bool:
-    return any(
-        isinstance(n, syntax.Select) and n.field == field and id(n.operand) in checked.device_refs
-        for n in check.walk(checked.root)
-    )
-
-
-def _dynamic_equality(checked: check.Checked) -> bool:
-    """Whether an attribute value could reach an operation whose answer the library gives
-    silently differently for a version (a map to it): `==` and `in` on a dynamic value (cel-go
-    says `no such overload`), a loop over a dynamic value. Other operations on a version fail
-    in the library too, and a failure is always evaluated again by interp.py."""
-    dynamic = ("dyn", "any")
-
-    def kind(node: syntax.Node | None) -> str:
-        return checked.types.get(id(node), BOOL).kind if node is not None else ""
-
-    for node in check.walk(checked.root):
-        if isinstance(node, syntax.Call) and node.function in ("_==_", "@in", "dyn"):
-            if any(kind(a) in dynamic for a in node.args):
-                return True
-        elif isinstance(node, syntax.Macro) and kind(node.target) in dynamic:
-            return True
-    return False
-
-
-def _dynamic_capacity(checked: check.Checked) -> bool:
-    """Whether a capacity can reach a dynamically typed position (e.g. `dyn(...)`), where the
-    library's answer for a quantity can differ from cel-go's."""
-    reads: set[int] = set()  # id() of nodes whose subtree reads device.capacity
-    for node in reversed(check.walk(checked.root)):  # children first
-        capacity = (
-            isinstance(node, syntax.Select)
-            and node.field == "capacity"
-            and id(node.operand) in checked.device_refs
-        )
-        if capacity or any(id(c) in reads for c in check.children(node)):
-            reads.add(id(node))
-            if checked.types.get(id(node), BOOL).kind in ("dyn", "any"):
-                return True
-    return False
 
 
 @_serialised

@@ -1,7 +1,7 @@
 """cel-go's strings extension (ext/strings.go, version 2) for the interpreter: charAt, indexOf,
 lastIndexOf, lowerAscii, upperAscii, trim, replace, split, substring, join and strings.quote,
 with Go's semantics and cel-go's errors, and the overloads each is declared with
-(functions.py's table refuses other runtime types; callbacks.py the same for the library)."""
+(functions.py's table refuses other runtime types)."""
 
 from __future__ import annotations
 
