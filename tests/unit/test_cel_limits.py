@@ -32,6 +32,7 @@ from gsb_tui.dra.cel import (
     CelCompileError,
     CelUnsupportedError,
     check,
+    clear_caches,
     compile_selector,
     cost,
     evaluate_all,
@@ -380,3 +381,34 @@ def test_match_refuses_a_deep_selector_before_reading_the_cluster(
     target = Target(kubeconfig=tmp_path / "missing-kubeconfig")
     assert run_match(args, target) == EXIT_BAD_EXPRESSION
     assert "expression recursion limit exceeded: 250" in capsys.readouterr().err
+
+
+def test_no_generated_selector_is_declined_for_depth() -> None:
+    """The deep family (nesting up to what cel-go's parser admits): each compiles, or is refused
+    with the API server's words, and none is declined (CelUnsupportedError) for its depth; each
+    admitted one evaluates on every device from a deep Python stack (the walks that recurse
+    run on a fresh one)."""
+    from tests.cel_generated import corpus
+
+    deep = [e for family, e in corpus(1, 1000) if family == "deep"]
+    assert len(deep) >= 100
+    admitted = []
+    for expression in deep:
+        try:
+            compile_selector(expression)
+        except CelUnsupportedError as exc:
+            raise AssertionError(f"declined: {exc.message}: {expression[:80]}") from None
+        except CelCompileError:
+            continue  # refused as the API server refuses it (tests/e2e/test_cel_parity.py)
+        admitted.append(expression)
+    assert len(admitted) >= len(deep) // 2
+
+    def nested(depth: int, expression: str) -> set[str]:
+        return nested(depth - 1, expression) if depth else outcomes(expression)
+
+    for expression in admitted:
+        clear_caches()
+        deep_stack = nested(600, expression)
+        clear_caches()
+        assert deep_stack == outcomes(expression), expression[:80]
+        assert not any("nests too deeply" in o for o in deep_stack), expression[:80]

@@ -13,7 +13,6 @@ every device, once per distinct value where the selector looks.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -46,6 +45,7 @@ from gsb_tui.dra.cel.semantics import (
     not_bool,
     type_name,
 )
+from gsb_tui.dra.cel.stackless import on_fresh_stack
 from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
 
 # The parser admits no deeper tree (cel-go's 250 nested rules): a guard, never reached.
@@ -63,7 +63,8 @@ class Unported(Exception):
 # --- compiling the tree into closures ------------------------------------------------------------
 
 
-def _depth(root: Node) -> int:
+def tree_depth(root: Node) -> int:
+    """Levels of the tree (1: a leaf), walked without the stack."""
     depth = {id(root): 1}
     deepest = 1
     for node in walk(root):
@@ -101,7 +102,7 @@ class Program:
     """A checked selector compiled into closures; `run` evaluates it on one device value."""
 
     def __init__(self, checked: Checked) -> None:
-        depth = _depth(checked.root)
+        depth = tree_depth(checked.root)
         if depth > MAX_TREE_DEPTH:
             raise Unported("the selector nests too deeply")
         self.deep = depth > DEEP_TREE
@@ -275,25 +276,15 @@ class Program:
 
 
 def _on_fresh_stack(fn: Eval, state: Run) -> Any:
-    """fn(state) on a thread of its own: its value, or what it raised. The evaluation is
-    bounded by the state's deadline and cost limit, so the join is too."""
-    out: list[Any] = []
+    """fn(state) on a fresh stack (stackless.on_fresh_stack), RecursionError said as Unported."""
 
-    def run() -> None:
+    def guarded(run: Run) -> Any:
         try:
-            out.append((True, fn(state)))
+            return fn(run)
         except RecursionError:  # defensive: MAX_TREE_DEPTH keeps far from it
-            out.append((False, Unported("the selector nests too deeply")))
-        except Exception as exc:  # CelError, Timeout: raised again in the caller's thread
-            out.append((False, exc))
+            raise Unported("the selector nests too deeply") from None
 
-    worker = threading.Thread(target=run, name="cel-deep", daemon=True)
-    worker.start()
-    worker.join()
-    ok, value = out[0]
-    if not ok:
-        raise value
-    return value
+    return on_fresh_stack(guarded, state)
 
 
 def _qualify(value: Any, key: Any, run: Run) -> Any:

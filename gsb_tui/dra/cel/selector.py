@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, syntax
+from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, stackless, syntax
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
 from gsb_tui.dra.cel.runtime import CelOutcome, Evaluator
@@ -147,6 +147,25 @@ def _compile(expression: str, driver: str) -> Selector:
         raise CelUnsupportedError(
             t("cel.cannot-read", detail=str(error), pos=error.pos), expression=expression
         ) from None
+    if interp.tree_depth(root) > interp.DEEP_TREE:  # the checker's type walks recurse
+        judged = stackless.on_fresh_stack(_judge, expression, root, driver)
+    else:
+        judged = _judge(expression, root, driver)
+    checked, program, estimate = judged
+    evaluator = Evaluator(expression, program, check.needs(checked))
+    selector = Selector(expression, evaluator, str(checked.output), estimate)
+    # Register what it reads now, so devices get one typed value holding every compiled
+    # selector's needs instead of growing (and being rebuilt) as selectors are first evaluated.
+    prepared.require(selector.needs)
+    selector._epoch = prepared.epoch
+    return selector
+
+
+def _judge(
+    expression: str, root: syntax.Node, driver: str
+) -> tuple[check.Checked, interp.Program, int]:
+    """Type check, result type, constant folding, cost estimate and the interpreter's program,
+    in the API server's order; CelCompileError / CelUnsupportedError as it would refuse."""
     try:
         checked = check.check(root)
     except TypeDepthError:
@@ -180,13 +199,7 @@ def _compile(expression: str, driver: str) -> Selector:
         raise CelUnsupportedError(
             t("cel.cannot-evaluate", detail=str(exc)), expression=expression
         ) from None
-    evaluator = Evaluator(expression, program, check.needs(checked))
-    selector = Selector(expression, evaluator, str(checked.output), estimate.max)
-    # Register what it reads now, so devices get one typed value holding every compiled
-    # selector's needs instead of growing (and being rebuilt) as selectors are first evaluated.
-    prepared.require(selector.needs)
-    selector._epoch = prepared.epoch
-    return selector
+    return checked, program, estimate.max
 
 
 def _shown_cost(value: int) -> str:

@@ -12,7 +12,8 @@ never catch an exception around a `yield` (run() ends every generator when one r
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import threading
+from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -43,3 +44,28 @@ def run(step: Step[T]) -> T:
             raise
         stack.append(sub)
         value = None
+
+
+def on_fresh_stack(fn: Callable[..., T], *args: Any) -> T:
+    """fn(*args) on a thread of its own: its value, or what it raised there raised here.
+
+    For the few walks that still recurse (type functions, the interpreter's closures), ~2
+    frames a level: a fresh thread's stack holds cel-go's 250 levels however deep the caller's
+    already is. fn must not take a lock its caller holds; it is bounded in time by its own
+    deadline or by its input's size, so the join is too."""
+    out: list[tuple[bool, Any]] = []
+
+    def work() -> None:
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as exc:  # raised again in the caller's thread
+            out.append((False, exc))
+
+    worker = threading.Thread(target=work, name="cel-deep", daemon=True)
+    worker.start()
+    worker.join()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    result: T = value
+    return result

@@ -15,22 +15,23 @@ from dataclasses import dataclass, field
 DYN_KINDS = ("dyn", "any")
 
 
-# Types nest as deep as list and map literals do. Deeper than this, a selector is not checked
-# (and could not be evaluated: the evaluating library's parser stops at 96 nested brackets), so
-# the recursive type functions below stay far from Python's recursion limit.
-MAX_TYPE_DEPTH = 64
+# Types nest as deep as list and map literals do, and the parser admits no deeper ones (cel-go's
+# 250 nested rules): a guard. Comparing and hashing walk no stack (deep types meet in the
+# checker and the cost estimate); spelling one is only for error messages.
+MAX_TYPE_DEPTH = 256
 
 
 class TypeDepthError(ValueError):
     """A type nested deeper than MAX_TYPE_DEPTH."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class T:
     kind: str  # int uint double bool string bytes null dyn any error list map type object param
     name: str = ""  # object type name or type parameter name
     params: tuple[T, ...] = ()
     depth: int = field(default=1, compare=False, repr=False)
+    _hash: int = field(default=0, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.params:
@@ -38,6 +39,28 @@ class T:
             if depth > MAX_TYPE_DEPTH:
                 raise TypeDepthError(f"types nested deeper than {MAX_TYPE_DEPTH}")
             object.__setattr__(self, "depth", depth)
+        # From the parameters' own hashes, made when they were: no walk.
+        made = hash((self.kind, self.name, tuple(p._hash for p in self.params)))
+        object.__setattr__(self, "_hash", made)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """Equal kind, name and parameters, compared with a list of pairs, not the stack."""
+        if not isinstance(other, T):
+            return NotImplemented
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if a._hash != b._hash or a.kind != b.kind or a.name != b.name:
+                return False
+            if len(a.params) != len(b.params):
+                return False
+            pairs.extend(zip(a.params, b.params, strict=True))
+        return True
 
     def __str__(self) -> str:
         """cel-go's FormatCELType: the spelling of checker errors."""
