@@ -9,6 +9,7 @@ new view starts afresh), so nothing outlives the view it describes.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from gsb_tui.dra.alloc.from_view import inputs_of
 from gsb_tui.dra.alloc.scheduler import BUDGET_S, Inputs, PodJudgement, judge_pod
 from gsb_tui.dra.model import Claim, Pod
 from gsb_tui.dra.view import DraView
+from gsb_tui.snapshot import Kind
 
 UI_BUDGET_S = 0.3  # what one repaint may spend on a pod; past it the pane says "not decided"
 
@@ -37,7 +39,16 @@ class Verdicts:
         self.budget_s = budget_s
         self.now = now  # binding timeouts are timed against it (None: the clock)
         self._inputs: Inputs | None = None
-        self._pods: dict[tuple[str, str], PodVerdict] = {}
+        # by pod key: the pod object judged (another object: judged again) and its verdict
+        self._pods: dict[tuple[str, str], tuple[object, PodVerdict]] = {}
+        self.parts = allocation_parts(view)
+        self.made_at = time.monotonic()
+
+    def rebased(self, view: DraView) -> Verdicts:
+        """These verdicts for a newer view whose allocation parts are the same objects."""
+        made = Verdicts(view, self.budget_s, self.now)
+        made._inputs, made._pods, made.made_at = self._inputs, self._pods, self.made_at
+        return made
 
     @property
     def inputs(self) -> Inputs:
@@ -53,22 +64,30 @@ class Verdicts:
     def pod(self, pod: Pod, decide: bool = True) -> PodVerdict | None:
         """The pod's verdict; None when it is not decided yet and `decide` is False (a
         repaint that must not wait: a worker decides, with `decide` True)."""
-        found = self._pods.get(pod.key)
-        if found is None and decide:
-            found = self._pods[pod.key] = self.judge(pod.raw)
+        kept = self._pods.get(pod.key)
+        if kept is not None and kept[0] is pod.raw:
+            return kept[1]
+        if not decide:
+            return None
+        found = self.judge(pod.raw)
+        self._pods[pod.key] = (pod.raw, found)
         return found
 
     def claim_alone(self, claim: Claim, decide: bool = True) -> PodVerdict | None:
         """Where a pod using only this claim would get its devices (a claim no pod uses yet);
         None as `pod` says."""
         key = (claim.namespace, f"\0claim {claim.name}")
-        found = self._pods.get(key)
-        if found is None and decide:
-            probe = {
-                "metadata": {"namespace": claim.namespace, "name": f"(pod of {claim.name})"},
-                "spec": {"resourceClaims": [{"name": "claim", "resourceClaimName": claim.name}]},
-            }
-            found = self._pods[key] = self.judge(probe)
+        kept = self._pods.get(key)
+        if kept is not None and kept[0] is claim.raw:
+            return kept[1]
+        if not decide:
+            return None
+        probe = {
+            "metadata": {"namespace": claim.namespace, "name": f"(pod of {claim.name})"},
+            "spec": {"resourceClaims": [{"name": "claim", "resourceClaimName": claim.name}]},
+        }
+        found = self.judge(probe)
+        self._pods[key] = (claim.raw, found)
         return found
 
     def of_claim(self, claim: Claim, decide: bool = True) -> list[tuple[str, PodVerdict | None]]:
@@ -82,14 +101,42 @@ class Verdicts:
 
 _last: dict[float, Verdicts] = {}  # by budget: the last view's, for a repaint and a worker
 _lock = threading.Lock()
+# How long verdicts carry over to newer views with the same allocation parts: binding
+# conditions are timed against `now`, which must not age past a repaint or two.
+CARRY_S = 10.0
+
+
+def allocation_parts(view: DraView) -> tuple[object, ...]:
+    """What the allocator's inputs are made of, by identity: the parsed slices (kept from view
+    to view while unchanged), the taint rules, the claims', classes' and nodes' objects and the
+    server's version. Events and pods are not among them (a pod is judged on its own)."""
+    snap = view.snapshot
+    return (
+        tuple(map(id, view.slices)),
+        tuple(map(id, view.stale_slices)),
+        tuple(map(id, view.taint_rules)),
+        *(tuple(map(id, snap.items(kind))) for kind in (Kind.CLAIMS, Kind.CLASSES, Kind.NODES)),
+        snap.server_version,
+    )
 
 
 def verdicts_of(view: DraView, budget_s: float = UI_BUDGET_S, now: float | None = None) -> Verdicts:
     """The view's Verdicts for this budget (`now` is read when the view is first asked about:
-    binding timeouts are minutes long, a view lives for a repaint)."""
+    binding timeouts are minutes long, a view lives for a repaint). A newer view whose
+    allocation parts are the very objects of the last one's gets its verdicts for CARRY_S:
+    at 10,000 devices an event a second would otherwise re-judge a pending pod each time
+    (~0.4 s). The last Verdicts keeps its view, so no compared id can belong to a new object."""
     with _lock:
         found = _last.get(budget_s)
         if found is not None and found.view is view:
             return found
-        made = _last[budget_s] = Verdicts(view, budget_s, now)
+        if (
+            found is not None
+            and time.monotonic() - found.made_at < CARRY_S
+            and found.parts == allocation_parts(view)
+        ):
+            made = found.rebased(view)
+        else:
+            made = Verdicts(view, budget_s, now)
+        _last[budget_s] = made
         return made
