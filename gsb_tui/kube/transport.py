@@ -1,7 +1,7 @@
 """HTTP to the API server for the reflectors: GET with a connect and a read timeout.
 
 The common kubeconfigs (k3s: client certificates; practice cluster: a token; any CA or
-insecure-skip-tls-verify) are handled here on plain aiohttp, which starts in milliseconds.
+insecure-skip-tls-verify) are handled here on aiohttp alone, which starts in milliseconds.
 Exec plugins are run here too (kube/exec_plugin.py: a timeout, always reaped). Only legacy
 auth providers go through kubernetes_asyncio, whose import alone takes about half a second,
 so it is loaded only for them.

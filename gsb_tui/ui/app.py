@@ -230,7 +230,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         return False
 
     def throttle_interval(self) -> float:
-        """Seconds between repaints: the configured interval, or twice what one costs."""
+        """Seconds between repaints: the configured interval, or COST_FACTOR × one's cost."""
         return max(self.repaint_interval, COST_FACTOR * self.paint_cost)
 
     def _repaint(self) -> None:

@@ -155,7 +155,7 @@ def request_summary(preview: RequestPreview, lang: str = "en") -> str:
 
 def request_shortfall(preview: RequestPreview, lang: str = "en") -> str:
     """Why the request cannot be met, in `lang`: e.g. "needs 4, 3 free: gpu-1, gpu-4, gpu-6",
-    or "" when it can (cel.py decides which)."""
+    or "" when it can (the CEL preview of dra/cel decides which)."""
     if not preview.short:
         return ""
     free = len(preview.free_matching)

@@ -26,7 +26,7 @@ from gsb_tui.snapshot import Kind, KindState, Obj
 HOLD_OBJECTS = 1000
 FIRST_LISTS_HOLD_S = 5.0
 GC_HOLD_MAX_S = 60.0  # the collector waits for the first synced frame at most this long
-AFTER_FRAME_WAIT_S = 0.5  # App._after_frame: a repaint that wrote no frame runs its jobs then
+AFTER_FRAME_WAIT_S = 0.5  # AfterFrame: a repaint that wrote no frame runs its jobs then
 # Phases whose words do not carry the attempt count (base.kind_notice, header.phase_text): a
 # retry of a forbidden or unserved API that fails the same way again says nothing new.
 SAME_WORDS_PHASES = frozenset({"not-served", "forbidden"})
