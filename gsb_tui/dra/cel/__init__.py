@@ -33,10 +33,11 @@ from __future__ import annotations
 from gsb_tui.dra.cel.cost import MAX_COST, MAX_LENGTH
 from gsb_tui.dra.cel.device import device_variable
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError
+from gsb_tui.dra.cel.outcome import CelOutcome
 from gsb_tui.dra.cel.prepared import library
 from gsb_tui.dra.cel.preview import RequestPreview, evaluate_all, explain_request
 from gsb_tui.dra.cel.quantity import parse_quantity
-from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET, CelOutcome
+from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET
 from gsb_tui.dra.cel.selector import Selector, clear_caches, compile_selector
 from gsb_tui.dra.cel.semver import parse_semver
 from gsb_tui.dra.cel.values import SEMVER_TEXT

@@ -308,7 +308,8 @@ def _qualified_name(node: Node) -> str:
 
 
 def check(root: Node) -> Checked:
-    """Type-check as the API server does; TypeDepthError for types nested too deep."""
+    """Type-check as the API server does; TypeDepthError for types nested too deep. cel-go's
+    AST validators run after it (validate.py; selector.py calls them)."""
     checker = _Checker()
     run(checker.check(root))
     types = {k: substitute(checker.m, t, True) for k, t in checker.types.items()}
@@ -322,10 +323,6 @@ def check(root: Node) -> Checked:
         checker.device_refs,
         checker.overloads,
     )
-    if not checked.errors:
-        from gsb_tui.dra.cel.validate import validate_literals
-
-        checked.errors = validate_literals(checked)
     return checked
 
 

@@ -14,15 +14,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gsb_tui.dra.cel import check
 from gsb_tui.dra.cel.device import DeviceError, device_variable, traits
 from gsb_tui.dra.cel.interp import device_value
+from gsb_tui.dra.cel.outcome import CelOutcome
 from gsb_tui.dra.model import Device, DeviceId
-
-if TYPE_CHECKING:
-    from gsb_tui.dra.cel.runtime import CelOutcome
 
 # --- the evaluating library --------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from gsb_tui.dra.cel import prepared, runtime
 from gsb_tui.dra.cel.errors import CelCompileError
-from gsb_tui.dra.cel.runtime import CelOutcome
+from gsb_tui.dra.cel.outcome import CelOutcome
 from gsb_tui.dra.cel.selector import Selector, compile_selector, lock
 from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
 from gsb_tui.words import t

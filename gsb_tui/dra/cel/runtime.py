@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gsb_tui.dra.cel import check, interp, prepared, projection
+from gsb_tui.dra.cel.outcome import CelOutcome
 from gsb_tui.dra.cel.prepared import Prepared, prepare
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.words import t
@@ -30,18 +31,6 @@ from gsb_tui.words import t
 # Wall-clock time one evaluation may take (the scheduler's cost limit is about 0.1 s of
 # cel-go's work; the interpreter is slower and checks it as it goes).
 EVALUATION_BUDGET = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class CelOutcome:
-    """One device's result for one selector (or for all selectors of a request). Slots: there
-    are one per device and selector, and fewer objects keep the collector's walks short."""
-
-    device: DeviceId
-    matched: bool
-    error: str = ""  # "" unless a runtime error (then matched is False)
-    # The time budget ran out before the device was evaluated (error says so): not a verdict.
-    unfinished: bool = False
 
 
 class _TimedOut(Exception):

@@ -17,10 +17,11 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, stackless, syntax
+from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, stackless, syntax, validate
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
-from gsb_tui.dra.cel.runtime import CelOutcome, Evaluator
+from gsb_tui.dra.cel.outcome import CelOutcome
+from gsb_tui.dra.cel.runtime import Evaluator
 from gsb_tui.dra.cel.types import ANY, BOOL, TypeDepthError
 from gsb_tui.dra.model import Device
 from gsb_tui.words import t
@@ -170,6 +171,8 @@ def _judge(
         checked = check.check(root)
     except TypeDepthError:
         raise CelUnsupportedError(t("cel.too-deep"), expression=expression) from None
+    if not checked.errors:  # cel-go's AST validators, on a tree that type-checks
+        checked.errors = validate.validate_literals(checked)
     if checked.errors:
         raise checker_error(expression, checked, driver)
     if checked.unsupported:
