@@ -24,10 +24,10 @@ import bench_view
 from bench_view import _median_ms
 
 from gsb_tui import gc_pause
-from gsb_tui.dra.alloc import from_view
 from gsb_tui.dra.alloc.explain import blockers
 from gsb_tui.dra.alloc.from_view import inputs_of
 from gsb_tui.dra.alloc.scheduler import judge_pod
+from gsb_tui.dra.alloc.verdicts import AllocatorSession
 from gsb_tui.dra.view import build_view
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
@@ -67,13 +67,13 @@ def main() -> None:
     )
 
     def cold() -> object:
-        from_view._read.clear()  # what a one-shot `gsb-tui why` process starts with
-        return inputs_of(view)
+        return inputs_of(view)  # no session: what a one-shot `gsb-tui why` process does
 
     print(f"prepare inputs, cold      {_median_ms(cold, args.runs):8.1f} ms  (a why process)")
-    inputs = inputs_of(view)
-    took = _median_ms(partial(inputs_of, view), args.runs)
-    print(f"prepare inputs, warm      {took:8.1f} ms  (the dashboard)")
+    session = AllocatorSession()
+    inputs = session.inputs(view)
+    took = _median_ms(partial(session.inputs, view), args.runs)
+    print(f"prepare inputs, warm      {took:8.1f} ms  (the dashboard's session)")
     for name in ("dra-big", "huge"):
         pod = pods[name]
         judged = judge_pod(pod.raw, inputs)
@@ -84,7 +84,6 @@ def main() -> None:
         print(f"{name:8s} explain              {took:8.1f} ms")
 
         def whole(pod: object = pod) -> object:
-            from_view._read.clear()
             return answer(view, pod.namespace, pod.name, "en")  # type: ignore[attr-defined]
 
         with gc_pause.paused():  # as `gsb-tui why` runs it

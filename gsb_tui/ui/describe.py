@@ -14,6 +14,7 @@ import yaml
 from rich.cells import cell_len
 from rich.text import Text
 
+from gsb_tui.dra.alloc.verdicts import AllocatorSession
 from gsb_tui.dra.model import Claim, Event, Pod, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
@@ -133,13 +134,15 @@ def claim_details(
     unfolded: bool = False,
     folded: list[bool] | None = None,
     deciding: list[bool] | None = None,
+    allocator: AllocatorSession | None = None,
 ) -> Text:
     """What the Claim details pane shows for one claim, the answer first: why it waits (the
     allocator's verdict and blockers) or why its pod does not start, then what it holds and
     for whom, then its requests. `preview` adds which devices each request's selectors admit,
     each group's names listed (`unfolded`) or one line each; `folded`, when given, gets True
     appended if some names were not shown; `deciding`, when given, gets True appended if a
-    verdict was not decided yet (and is not waited for: see why_pending). Wrapped to `width`
+    verdict was not decided yet (and is not waited for: see why_pending); `allocator`: whose
+    verdicts (None: decided afresh). Wrapped to `width`
     columns; `now` (default: the clock) times binding conditions against the scheduler's
     timeout."""
     warnings = list(warnings)
@@ -156,7 +159,7 @@ def claim_details(
         out.append(f"{text(lang, 'feat.extended')}\n", style="dim")
     if needs_why(view, claim):
         _heading(out, text(lang, "h.why"))
-        why_pending(out, view, claim, preview, width, lang, now.timestamp(), deciding)
+        why_pending(out, view, claim, preview, width, lang, now.timestamp(), deciding, allocator)
     not_started = blockers_of_claim(view, claim)  # placed; the kubelet does not start them
     if not_started:
         _heading(out, text(lang, "kubelet.h.why"))
@@ -303,7 +306,11 @@ def _fields(out: Text, rows: Sequence[tuple[str, str]]) -> None:
 
 
 def describe_claim(
-    view: DraView, claim: Claim, warnings: Iterable[DraWarning] = (), lang: str = "en"
+    view: DraView,
+    claim: Claim,
+    warnings: Iterable[DraWarning] = (),
+    lang: str = "en",
+    allocator: AllocatorSession | None = None,
 ) -> Text:
     out = Text()
     _fields(
@@ -326,6 +333,7 @@ def describe_claim(
         width=100,
         lang=lang,
         unfolded=True,  # describe lists every device
+        allocator=allocator,
     )
     out.append_text(details)
     for pod in view.pods_of_claim(claim):

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from gsb_tui.dra.alloc.explain import natural_key
 from gsb_tui.dra.alloc.scheduler import BUDGET_S
-from gsb_tui.dra.alloc.verdicts import UI_BUDGET_S, PodVerdict, verdicts_of
+from gsb_tui.dra.alloc.verdicts import UI_BUDGET_S, AllocatorSession, PodVerdict
 from gsb_tui.dra.availability import Reason
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
@@ -235,13 +235,15 @@ def why_pending(
     lang: str = "en",
     now: float | None = None,
     deciding: list[bool] | None = None,
+    allocator: AllocatorSession | None = None,
 ) -> None:
     """The allocator's verdict for each pending pod of the claim (dra/alloc: per node, every
     claim of the pod together, as the scheduler decides), or for a pod that would use the
     claim alone when none does yet; then the binding conditions and the scheduler's own
     FailedScheduling words, quoted as it wrote them. `now` (default: the clock) times binding
     conditions against the scheduler's timeout. With `deciding` given, verdicts not decided
-    yet are not waited for: "deciding" is said and True appended (a worker decides)."""
+    yet are not waited for: "deciding" is said and True appended (a worker decides).
+    `allocator`: the session whose verdicts to use (None: decided afresh, for this call)."""
     if preview is not None:
         for name, request_preview in preview.requests.items():
             if request_preview.class_missing or request_preview.error:
@@ -249,7 +251,8 @@ def why_pending(
                 wrapped(out, f"{name}: {summary}", "  ", width, "bold red")
     pending = [p for p in view.pods_of_claim(claim) if p.pending]
     budget = UI_BUDGET_S if deciding is None else WORKER_BUDGET_S
-    judged = verdicts_of(view, budget, now).of_claim(claim, decide=deciding is None)
+    session = allocator or AllocatorSession()
+    judged = session.verdicts(view, budget, now).of_claim(claim, decide=deciding is None)
     binding = binding_lines(view, claim, lang, now)
     gates = {p.name: list(p.scheduling_gates) for p in pending}  # typed (dra/model/pods.py)
     for pod_name, verdict in judged:

@@ -1,6 +1,7 @@
-"""Verdicts carry over to a newer view whose allocation parts are the same objects (an event
-came, nothing the allocator reads changed), and are decided again when a part changed: at
-10,000 devices an event a second must not re-judge a pending pod each time."""
+"""An AllocatorSession's verdicts carry over to a newer view whose allocation parts are the
+same objects (an event came, nothing the allocator reads changed), and are decided again when
+a part changed: at 10,000 devices an event a second must not re-judge a pending pod each time;
+a fresh session shares nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import copy
 from typing import Any
 
 from gsb_tui.dra.alloc import verdicts as verdicts_module
-from gsb_tui.dra.alloc.verdicts import verdicts_of
+from gsb_tui.dra.alloc.verdicts import AllocatorSession
 from gsb_tui.dra.view import DraView, build_view
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from tests.recorded import snap
@@ -28,30 +29,33 @@ def _pending(view: DraView) -> Any:
 
 def test_an_event_keeps_the_verdict_and_a_claim_change_does_not() -> None:
     base = snap("step-8")
+    session = AllocatorSession()
     first = build_view(base)
     pod = _pending(first)
-    verdict = verdicts_of(first, 10.0).pod(pod)
+    verdict = session.verdicts(first, 10.0).pod(pod)
     assert verdict is not None and verdict.fits is False
 
     event = copy.deepcopy(next(iter(base.objects[Kind.EVENTS].values())))
     event["metadata"]["name"] = "one-more-event"
     second = build_view(_with(base, Kind.EVENTS, event))
-    assert verdicts_of(second, 10.0).pod(_pending(second), decide=False) is verdict
+    assert session.verdicts(second, 10.0).pod(_pending(second), decide=False) is verdict
+    assert AllocatorSession().verdicts(second, 10.0).pod(_pending(second), decide=False) is None
 
     claim = copy.deepcopy(next(iter(base.objects[Kind.CLAIMS].values())))
     claim["metadata"]["name"] = "another-claim"
     third = build_view(_with(base, Kind.CLAIMS, claim))
-    assert verdicts_of(third, 10.0).pod(_pending(third), decide=False) is None
-    again = verdicts_of(third, 10.0).pod(_pending(third))
+    assert session.verdicts(third, 10.0).pod(_pending(third), decide=False) is None
+    again = session.verdicts(third, 10.0).pod(_pending(third))
     assert again is not None and again.fits == verdict.fits
 
 
 def test_verdicts_do_not_carry_past_their_time(monkeypatch: Any) -> None:
     base = snap("step-8")
+    session = AllocatorSession()
     first = build_view(base)
-    assert verdicts_of(first, 10.0).pod(_pending(first)) is not None
+    assert session.verdicts(first, 10.0).pod(_pending(first)) is not None
     monkeypatch.setattr(verdicts_module, "CARRY_S", 0.0)
     event = copy.deepcopy(next(iter(base.objects[Kind.EVENTS].values())))
     event["metadata"]["name"] = "later-event"
     second = build_view(_with(base, Kind.EVENTS, event))
-    assert verdicts_of(second, 10.0).pod(_pending(second), decide=False) is None
+    assert session.verdicts(second, 10.0).pod(_pending(second), decide=False) is None

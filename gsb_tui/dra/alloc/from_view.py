@@ -1,13 +1,15 @@
 """The allocator's inputs from one DraView (its snapshot's raw objects, every generation).
 
-Slices are read from the view's own parses, and each read slice is kept while the view hands
-out the very same parsed Slice (dra/parsed.py reuses it while the object is unchanged) and
-no DeviceTaintRule changed: at 10,000 devices a claim coming or going reads no slice again.
+Slices are read from the view's own parses; a session (verdicts.AllocatorSession) keeps each
+read slice while the view hands out the very same parsed Slice (dra/parsed.py reuses it while
+the object is unchanged) and no DeviceTaintRule changed: at 10,000 devices a claim coming or
+going reads no slice again.
 The features are those of the server's release (features_for), the default one while unknown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
@@ -21,8 +23,9 @@ from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Kind, Obj
 
-_read: dict[int, tuple[Slice, tuple[TaintRule, ...], ReadSlice]] = {}
-_lock = threading.Lock()
+# Slices as the allocator read them, by id of the parsed Slice (kept with it, so no id is
+# another object's): a session's own (verdicts.AllocatorSession), dropped with it.
+ReadCache = dict[int, tuple[Slice, tuple[TaintRule, ...], ReadSlice]]
 
 
 def stored_gates(features: Features, read: list[ReadSlice], claims: Sequence[Obj] = ()) -> Features:
@@ -49,21 +52,27 @@ def _derives(claim: Obj) -> bool:
     return False
 
 
-def inputs_of(view: DraView) -> Inputs:
+def inputs_of(
+    view: DraView, read_before: ReadCache | None = None, lock: threading.Lock | None = None
+) -> Inputs:
+    """The allocator's inputs; `read_before` (guarded by `lock`): the slices a session read
+    for earlier views, taken again where the view hands out the same parsed Slice and no
+    DeviceTaintRule changed, and updated."""
     snap = view.snapshot
     rules = tuple(view.taint_rules)
     parsed = list(view.slices) + list(view.stale_slices)
     raws = [s.raw for s in parsed]
     taints = rule_taints(rules, raws) if rules else {}
-    read: list[ReadSlice] = []
-    with _lock:
-        if len(_read) > 2 * len(parsed) + 64:
-            _read.clear()  # slices gone: what they were read into goes too
+    cache: ReadCache = {} if read_before is None else read_before
+    with lock or contextlib.nullcontext():
+        if len(cache) > 2 * len(parsed) + 64:
+            cache.clear()  # slices gone: what they were read into goes too
+        read: list[ReadSlice] = []
         for s in parsed:
-            found = _read.get(id(s))
+            found = cache.get(id(s))
             if found is None or found[0] is not s or found[1] != rules:
                 found = (s, rules, read_slice(s.raw, taints, s))
-                _read[id(s)] = found
+                cache[id(s)] = found
             read.append(found[2])
     claims = list(snap.items(Kind.CLAIMS))
     return prepare(

@@ -1,9 +1,9 @@
 """The allocator's verdicts for one DraView: every pane and command asks here, so they give
 one answer. Inputs are prepared once per view, each pod judged at most once per view.
 
-`verdicts_of(view)` keeps the last view's Verdicts only, one per budget (a repaint asks many
-times for the same view, a worker deciding off the frame asks with the scheduler's budget; a
-new view starts afresh), so nothing outlives the view it describes.
+No module state: an AllocatorSession, owned by whoever judges a stream of views (the details
+pane), keeps the last view's Verdicts per budget and the slices as the allocator read them;
+a one-shot command makes a Verdicts (or a session) of its own and drops it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gsb_tui.dra.alloc.explain import Blocker, blockers
-from gsb_tui.dra.alloc.from_view import inputs_of
+from gsb_tui.dra.alloc.from_view import ReadCache, inputs_of
 from gsb_tui.dra.alloc.scheduler import BUDGET_S, Inputs, PodJudgement, judge_pod
 from gsb_tui.dra.model import Claim, Pod
 from gsb_tui.dra.view import DraView
@@ -34,8 +34,15 @@ class PodVerdict:
 
 
 class Verdicts:
-    def __init__(self, view: DraView, budget_s: float = BUDGET_S, now: float | None = None) -> None:
+    def __init__(
+        self,
+        view: DraView,
+        budget_s: float = BUDGET_S,
+        now: float | None = None,
+        session: AllocatorSession | None = None,
+    ) -> None:
         self.view = view
+        self.session = session  # whose read slices the inputs reuse (None: read afresh)
         self.budget_s = budget_s
         self.now = now  # binding timeouts are timed against it (None: the clock)
         self._inputs: Inputs | None = None
@@ -46,14 +53,15 @@ class Verdicts:
 
     def rebased(self, view: DraView) -> Verdicts:
         """These verdicts for a newer view whose allocation parts are the same objects."""
-        made = Verdicts(view, self.budget_s, self.now)
+        made = Verdicts(view, self.budget_s, self.now, self.session)
         made._inputs, made._pods, made.made_at = self._inputs, self._pods, self.made_at
         return made
 
     @property
     def inputs(self) -> Inputs:
         if self._inputs is None:
-            self._inputs = inputs_of(self.view)
+            session = self.session
+            self._inputs = session.inputs(self.view) if session else inputs_of(self.view)
         return self._inputs
 
     def judge(self, pod_obj: Any) -> PodVerdict:
@@ -99,8 +107,6 @@ class Verdicts:
         return [(p.name, self.pod(p, decide)) for p in pending]
 
 
-_last: dict[float, Verdicts] = {}  # by budget: the last view's, for a repaint and a worker
-_lock = threading.Lock()
 # How long verdicts carry over to newer views with the same allocation parts: binding
 # conditions are timed against `now`, which must not age past a repaint or two.
 CARRY_S = 10.0
@@ -120,23 +126,42 @@ def allocation_parts(view: DraView) -> tuple[object, ...]:
     )
 
 
-def verdicts_of(view: DraView, budget_s: float = UI_BUDGET_S, now: float | None = None) -> Verdicts:
-    """The view's Verdicts for this budget (`now` is read when the view is first asked about:
-    binding timeouts are minutes long, a view lives for a repaint). A newer view whose
-    allocation parts are the very objects of the last one's gets its verdicts for CARRY_S:
-    at 10,000 devices an event a second would otherwise re-judge a pending pod each time
-    (~0.4 s). The last Verdicts keeps its view, so no compared id can belong to a new object."""
-    with _lock:
-        found = _last.get(budget_s)
-        if found is not None and found.view is view:
-            return found
-        if (
-            found is not None
-            and time.monotonic() - found.made_at < CARRY_S
-            and found.parts == allocation_parts(view)
-        ):
-            made = found.rebased(view)
-        else:
-            made = Verdicts(view, budget_s, now)
-        _last[budget_s] = made
-        return made
+class AllocatorSession:
+    """The allocator's state over a stream of views, owned by whoever judges them (the
+    dashboard; a one-shot command makes one, or none): the slices as the allocator read them
+    (kept while the view hands out the same parsed Slice) and the last view's Verdicts per
+    budget (a repaint asks many times for one view; a worker deciding off the frame asks with
+    the scheduler's budget). Nothing in it outlives the session."""
+
+    def __init__(self) -> None:
+        self.read: ReadCache = {}
+        self._read_lock = threading.Lock()  # a worker reads slices; a repaint must not wait
+        self._last: dict[float, Verdicts] = {}
+        self._lock = threading.Lock()
+
+    def inputs(self, view: DraView) -> Inputs:
+        return inputs_of(view, self.read, self._read_lock)
+
+    def verdicts(
+        self, view: DraView, budget_s: float = UI_BUDGET_S, now: float | None = None
+    ) -> Verdicts:
+        """The view's Verdicts for this budget (`now` is read when the view is first asked
+        about: binding timeouts are minutes long, a view lives for a repaint). A newer view
+        whose allocation parts are the very objects of the last one's gets its verdicts for
+        CARRY_S: at 10,000 devices an event a second would otherwise re-judge a pending pod
+        each time (~0.4 s). The last Verdicts keeps its view, so no compared id can belong to
+        a new object."""
+        with self._lock:
+            found = self._last.get(budget_s)
+            if found is not None and found.view is view:
+                return found
+            if (
+                found is not None
+                and time.monotonic() - found.made_at < CARRY_S
+                and found.parts == allocation_parts(view)
+            ):
+                made = found.rebased(view)
+            else:
+                made = Verdicts(view, budget_s, now, session=self)
+            self._last[budget_s] = made
+            return made

@@ -20,7 +20,7 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Static
 
-from gsb_tui.dra.alloc.verdicts import verdicts_of
+from gsb_tui.dra.alloc.verdicts import AllocatorSession
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.model import malformed as bad_fields
 from gsb_tui.dra.view import DraView
@@ -79,6 +79,8 @@ class DetailsPane(Pane):
         self.unfolded = False  # every device of each group listed (`e`), not only counts
         self.folded = False  # the claim on screen has device names not shown
         self._deciding: tuple[DraView, tuple[str, str]] | None = None  # a worker's (view, claim)
+        # The pane's own allocator state: its verdicts carry over views, its worker fills them.
+        self.allocator = AllocatorSession()
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
@@ -169,6 +171,7 @@ class DetailsPane(Pane):
                 unfolded=self.unfolded,
                 folded=folded,
                 deciding=deciding,
+                allocator=self.allocator,
             )
             if deciding:
                 self._decide(view, claim)
@@ -211,7 +214,7 @@ class DetailsPane(Pane):
         """In the worker: the verdicts are kept by the view's Verdicts, where the next
         repaint of the same view finds them."""
         try:
-            verdicts_of(view, WORKER_BUDGET_S).of_claim(claim)
+            self.allocator.verdicts(view, WORKER_BUDGET_S).of_claim(claim)
         finally:
             self.app.call_from_thread(self._redraw_if, view)
 

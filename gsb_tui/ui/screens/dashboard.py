@@ -396,7 +396,7 @@ class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
             return
         obj = selected.obj
         if isinstance(obj, Claim):
-            body = describe_claim(self.view, obj, self.warnings, self.lang)
+            body = describe_claim(self.view, obj, self.warnings, self.lang, self.details.allocator)
         elif isinstance(obj, Slice):
             body = describe_slice(self.view, obj, self.lang)
         else:
