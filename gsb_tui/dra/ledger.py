@@ -7,14 +7,31 @@ take a device away from anyone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from gsb_tui.dra.availability import Availability
 from gsb_tui.dra.derive import kept
-from gsb_tui.dra.model import Claim, DeviceId
+from gsb_tui.dra.model import Claim, Device, DeviceId, Pod
+from gsb_tui.dra.occupancy import Occupancy
 
-if TYPE_CHECKING:
-    from gsb_tui.dra.view import DraView
+
+class LedgerSource(Protocol):
+    """What the ledger reads of a view (DraView is one; view.py imports this module)."""
+
+    @property
+    def devices(self) -> tuple[Device, ...]: ...
+    @property
+    def occupancy(self) -> Mapping[DeviceId, Occupancy]: ...
+    @property
+    def availability(self) -> Mapping[DeviceId, Availability]: ...
+    @property
+    def claims(self) -> Mapping[tuple[str, str], Claim]: ...
+    @property
+    def pods(self) -> Mapping[tuple[str, str], Pod]: ...
+    def allocatable(self) -> frozenset[DeviceId]: ...
+    def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -39,7 +56,7 @@ class Ledger:
 
 
 def compute_ledger(
-    view: DraView, driver: str | None = None, namespace: str | None = None
+    view: LedgerSource, driver: str | None = None, namespace: str | None = None
 ) -> Ledger:
     """Count devices of one driver (or all) and list the pending pods of one namespace.
 

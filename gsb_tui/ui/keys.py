@@ -4,8 +4,9 @@ and pane's BINDINGS, not the App's state."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from textual.app import App
 from textual.binding import Binding, BindingsMap
 from textual.keys import _character_to_key
 
@@ -23,9 +24,6 @@ from gsb_tui.ui.screens.ledger_list import LedgerListScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
-
-if TYPE_CHECKING:  # app.py imports this module
-    from gsb_tui.ui.app import GsbApp
 
 
 def binding_classes(app_class: type[Any]) -> tuple[type[Any], ...]:
@@ -97,23 +95,24 @@ def binding_ids(app_class: type[Any]) -> frozenset[str]:
     )
 
 
-def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
+def all_bindings(
+    app: App[Any], dashboard: DashboardScreen, lang: str, keymap: dict[str, str]
+) -> list[tuple[str, Binding, str]]:
     """Every gsb binding with where it works: App and dashboard first, then each pane.
 
     With the keys in effect: the user's keymap applied the way Textual applies it to the
     bindings of the focused chain (a remapped binding loses its default keys; an entry that
     would take another binding's key was refused by config.refuse_clashes, see key_holders).
     """
-    lang = app.lang
     nodes: list[tuple[Any, str]] = [
         (app, text(lang, "help.anywhere")),
-        (app.dashboard, text(lang, "help.dashboard")),
+        (dashboard, text(lang, "help.dashboard")),
     ]
-    for pane in app.dashboard.query(".pane"):
-        nodes.append((pane, text(app.lang, getattr(pane, "title_key", "")) or str(pane.id)))
+    for pane in dashboard.query(".pane"):
+        nodes.append((pane, text(lang, getattr(pane, "title_key", "")) or str(pane.id)))
     nodes += [
-        (ClaimTable, text(app.lang, "claims")),
-        (DetailsScroll, text(app.lang, "details")),
+        (ClaimTable, text(lang, "claims")),
+        (DetailsScroll, text(lang, "details")),
         (ClaimFilter, text(lang, "help.claims-filter")),
         (TextViewScreen, text(lang, "help.view")),
         (SelectorScreen, text(lang, "help.selector")),
@@ -122,7 +121,6 @@ def all_bindings(app: GsbApp) -> list[tuple[str, Binding, str]]:
         (NodeFilter, text(lang, "help.grid-filter")),
         (LedgerListScreen, text(lang, "help.ledger-list")),
     ]
-    keymap = app.keymap
     out: list[tuple[str, Binding, str]] = []
     for node, where in nodes:
         cls = node if isinstance(node, type) else type(node)

@@ -2,16 +2,19 @@
 
 StoreChanged (worker -> App, coalescing) -> the App rebuilds the DraView and hands it to the
 dashboard -> panes post ClaimSelected / DeviceSelected when the user picks something, and the
-dashboard keeps the other panes in step.
+dashboard keeps the other panes in step; TextWanted / LedgerListWanted when a pane wants a
+screen (the dashboard pushes it: panes do not know screens).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from gsb_tui.dra.model import DeviceId
+from gsb_tui.dra.node_summary import Category
 from gsb_tui.dra.view import DraView
 
 if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
@@ -85,3 +88,22 @@ class CelWanted(Message):
 
 class CelReady(Message):
     """The CEL library is loaded (or failed to load): previews can be computed now."""
+
+
+class TextWanted(Message):
+    """A pane wants a text shown in the text viewer (the dashboard pushes the screen)."""
+
+    def __init__(self, title: str, body: str, syntax: str = "", copy_name: str = "") -> None:
+        super().__init__()
+        self.title, self.body, self.syntax, self.copy_name = title, body, syntax, copy_name
+
+
+class LedgerListWanted(Message):
+    """The grid wants the devices behind a ledger count listed; the device chosen there (or
+    None) goes to `chosen`."""
+
+    def __init__(
+        self, view: DraView, category: Category, chosen: Callable[[DeviceId | None], None]
+    ) -> None:
+        super().__init__()
+        self.view, self.category, self.chosen = view, category, chosen

@@ -23,6 +23,7 @@ from textual.widgets import Static
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.ui.explain import wrap
+from gsb_tui.ui.messages import TextWanted
 from gsb_tui.ui.panes.base import Pane
 from gsb_tui.words import localize, text
 
@@ -231,17 +232,9 @@ class ChecklistPane(Pane, can_focus=True):
     def action_example(self) -> None:
         found = self._example()
         if found is not None:
-            from gsb_tui.ui.screens.text_view import TextViewScreen
-
             step, example = found
-            self.app.push_screen(
-                TextViewScreen(
-                    text(self.lang, "example-title", step=step),
-                    example,
-                    syntax="yaml",
-                    copy_name=f"step{step}-example.yaml",
-                )
-            )
+            title = text(self.lang, "example-title", step=step)
+            self.post_message(TextWanted(title, example, "yaml", f"step{step}-example.yaml"))
 
     def action_copy_example(self) -> None:
         found = self._example()

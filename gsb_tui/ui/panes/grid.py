@@ -28,7 +28,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex
-from gsb_tui.ui.messages import DeviceSelected
+from gsb_tui.ui.messages import DeviceSelected, LedgerListWanted
 from gsb_tui.ui.panes import grid_groups
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.device_canvas import Cell, DeviceCanvas
@@ -359,11 +359,8 @@ class DeviceGrid(GridKeys, Pane, can_focus=True):
     def action_ledger_list(self, category: Category | None = None) -> None:
         if self.view is None:
             return
-        from gsb_tui.ui.screens.ledger_list import LedgerListScreen
-
         wanted = category or first_problem(self.view)
-        screen = LedgerListScreen(self.view, wanted, self.lang)
-        self.app.push_screen(screen, self._listed)
+        self.post_message(LedgerListWanted(self.view, wanted, self._listed))
 
     def _listed(self, device: DeviceId | None) -> None:
         if device is not None:

@@ -14,7 +14,9 @@ from gsb_tui.dra.model import DeviceId, Pod
 from gsb_tui.dra.view import DraView
 from gsb_tui.ui.describe import describe_pod
 from gsb_tui.ui.jump_targets import Target, TargetIndex, build_index
+from gsb_tui.ui.messages import LedgerListWanted, TextWanted
 from gsb_tui.ui.screens.jump import JumpScreen
+from gsb_tui.ui.screens.ledger_list import LedgerListScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
 
@@ -257,3 +259,19 @@ class Jumps:
         pod = view.pods.get(target.ref)
         if pod is not None:
             self.describe_pod(pod)
+
+    # --- screens panes ask for ----------------------------------------------------------------
+
+    # Named handlers, not @on: Textual collects @on only from classes of its own metaclass.
+    def on_text_wanted(self, message: TextWanted) -> None:
+        message.stop()
+        screen = TextViewScreen(
+            message.title, message.body, syntax=message.syntax, copy_name=message.copy_name
+        )
+        self._dash().app.push_screen(screen)
+
+    def on_ledger_list_wanted(self, message: LedgerListWanted) -> None:
+        message.stop()
+        dash = self._dash()
+        screen = LedgerListScreen(message.view, message.category, dash.lang)
+        dash.app.push_screen(screen, message.chosen)
