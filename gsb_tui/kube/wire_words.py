@@ -47,12 +47,14 @@ def wrong_shape(where: str, value: Any, want: str) -> Text:
     return t("wire.wrong-shape", where=where, got=type_name(value), want=t(f"kube.type.{want}"))
 
 
+# Whole seconds elapsed, rounded down: a report that wakes late on a busy machine (5.6 s)
+# still says the 5 s it has certainly waited.
 def slow(got: int, seconds: float) -> Text:
-    return t("wire.slow", got=f"{got:,}", seconds=f"{seconds:.0f}")
+    return t("wire.slow", got=f"{got:,}", seconds=str(int(seconds)))
 
 
 def waiting(seconds: float) -> Text:
-    return t("wire.waiting", seconds=f"{seconds:.0f}")
+    return t("wire.waiting", seconds=str(int(seconds)))
 
 
 def os_reason(error: BaseException | None) -> str:
