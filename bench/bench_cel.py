@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from gsb_tui.dra import cel as gcel
-from gsb_tui.dra.cel import SEMVER_TEXT, parse_quantity, parse_semver
+from gsb_tui.dra.cel import parse_quantity, parse_semver
+from gsb_tui.dra.cel.semver import Semver
 from gsb_tui.dra.model import (
     Device,
     DeviceId,
@@ -194,8 +195,8 @@ def bench_celpy(devices: list[Device], selectors: list[str], runs: int) -> dict[
         var = gcel.device_variable(d)
         for domain in var["attributes"].values():
             for name, value in domain.items():
-                if isinstance(value, dict):  # a version
-                    domain[name] = "semver:" + value[SEMVER_TEXT]
+                if isinstance(value, Semver):
+                    domain[name] = "semver:" + str(value)
         for domain in var["capacity"].values():
             for name in domain:
                 domain[name] = "quantity:" + d.capacity[name]

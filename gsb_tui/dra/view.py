@@ -148,7 +148,7 @@ class DraView:
             return None
         return why_not(occ.device, occ, self.availability.get(id), request or _PLAIN)
 
-    def blockers(self, request: Request | None = None) -> dict[DeviceId, Reason]:
+    def blockers(self, request: Request | None = None) -> Mapping[DeviceId, Reason]:
         """Every device the request could not be given now, with the reason (selectors aside:
         the CEL preview decides those)."""
         plain = request is None or not (
@@ -163,7 +163,7 @@ class DraView:
             found = {d: self.why_not(d, request) for d in self.occupancy}
             kept = {d: reason for d, reason in found.items() if reason is not None}
             self._blockers[key] = kept
-        return dict(kept)  # the caller's own: it may change it
+        return kept  # the view's: read, never changed
 
     def blocker_groups(
         self, devices: Iterable[DeviceId], blockers: Mapping[DeviceId, Reason]

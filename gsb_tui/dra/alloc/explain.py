@@ -12,7 +12,6 @@ constraint is the blocker; else the requests compete for the same devices or cou
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -72,9 +71,10 @@ class Blocker:
     free: list[str] = field(default_factory=list)  # candidates (on one node: by name)
     node_names: list[str] = field(default_factory=list)
     nodes: int = 0
-    # Every device's name over all nodes with how many carry it (`devices` keeps 20 ids):
-    # nodes alike have devices of the same names, and the words name each once.
-    named: Counter[str] = field(default_factory=Counter)
+    # Every device's id over all nodes by its name (`devices` keeps 20 ids): nodes alike have
+    # devices of the same names, and the words name each once; a device every node reaches
+    # (no nodeName) is one device, counted once.
+    named: dict[str, set[str]] = field(default_factory=dict)
 
     def values(self, within: str = "") -> dict[str, object]:
         """The catalog's placeholders; `within`: the claim the words are shown under (its
@@ -98,10 +98,8 @@ class Blocker:
     def _device_names(self, limit: int = 6) -> str:
         """Up to `limit` device names, each once, then how many devices (of any node) carry
         none of them."""
-        if not self.named:
-            return _short_list([d.rsplit("/", 1)[-1] for d in self.devices], limit=limit)
         shown = list(self.named)[:limit]
-        rest = sum(n for name, n in self.named.items() if name not in shown)
+        rest = sum(len(ids) for name, ids in self.named.items() if name not in shown)
         return ", ".join(shown) + (f", +{rest}" if rest else "")
 
 
@@ -171,7 +169,7 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
             for d in b.devices:
                 if d not in g.devices and len(g.devices) < MAX_DEVICES:
                     g.devices.append(d)
-            g.named.update(d.rsplit("/", 1)[-1] for d in b.devices)
+                g.named.setdefault(d.rsplit("/", 1)[-1], set()).add(d)
             for h in b.holders:
                 if h not in g.holders:
                     g.holders.append(h)

@@ -48,13 +48,14 @@ class Verdicts:
         self._inputs: Inputs | None = None
         # by pod key: the pod object judged (another object: judged again) and its verdict
         self._pods: dict[tuple[str, str], tuple[object, PodVerdict]] = {}
-        self.parts = allocation_parts(view)
+        self.parts: tuple[object, ...] = ()  # allocation_parts(view), set by a session
         self.made_at = time.monotonic()
 
     def rebased(self, view: DraView) -> Verdicts:
         """These verdicts for a newer view whose allocation parts are the same objects."""
         made = Verdicts(view, self.budget_s, self.now, self.session)
         made._inputs, made._pods, made.made_at = self._inputs, self._pods, self.made_at
+        made.parts = self.parts
         return made
 
     @property
@@ -155,13 +156,15 @@ class AllocatorSession:
             found = self._last.get(budget_s)
             if found is not None and found.view is view:
                 return found
+            parts = allocation_parts(view)
             if (
                 found is not None
                 and time.monotonic() - found.made_at < CARRY_S
-                and found.parts == allocation_parts(view)
+                and found.parts == parts
             ):
                 made = found.rebased(view)
             else:
                 made = Verdicts(view, budget_s, now, session=self)
+                made.parts = parts
             self._last[budget_s] = made
             return made

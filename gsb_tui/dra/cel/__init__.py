@@ -40,7 +40,6 @@ from gsb_tui.dra.cel.quantity import parse_quantity
 from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET
 from gsb_tui.dra.cel.selector import Selector, clear_caches, compile_selector
 from gsb_tui.dra.cel.semver import parse_semver
-from gsb_tui.dra.cel.values import SEMVER_TEXT
 
 # Seconds the dashboard gives one request's preview on its UI thread (devices not reached in
 # time are shown as not evaluated, and reached on a later repaint: results are cached).
@@ -51,7 +50,6 @@ __all__ = [
     "MAX_COST",
     "MAX_LENGTH",
     "PREVIEW_BUDGET",
-    "SEMVER_TEXT",
     "CelCompileError",
     "CelOutcome",
     "CelUnsupportedError",

@@ -1,8 +1,9 @@
 """The `device` variable as CEL sees it, converted from the object the API server served.
 
 Attributes and capacity are keyed by domain (unqualified names live in the driver's domain),
-versions become semvers and capacities quantities (values.py). Only the parts that compiled
-selectors read (check.needs) are converted: that is the expensive step of evaluating.
+versions become semvers and capacities quantities (values.py), as the interpreter holds them.
+Only the parts that compiled selectors read (check.needs) are converted: that is the
+expensive step of evaluating.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _attribute(name: str, raw: Any) -> Any:
                 return raw[key]
         if "version" in raw:
             try:
-                return dict(semver_value(str(raw["version"])))
+                return semver_value(str(raw["version"]))
             except SemverError as exc:
                 raise DeviceError(f"attribute {name}: parse semantic version: {exc}") from exc
     # List-valued attributes need the alpha DRAListTypeAttributes gate (off in 1.36).
@@ -80,7 +81,7 @@ def device_variable(device: Device, needs: frozenset[check.Leaf] | None = None) 
     """The `device` variable for one device, from the object the API server served.
 
     With `needs`, only those fields, attributes and capacities are converted (check.needs):
-    turning values into the library's is the expensive step of evaluating."""
+    converting values is the expensive step of evaluating."""
     projection = _projection(needs)
     driver = device.id.driver
     raw = device.raw if isinstance(device.raw, Mapping) else {}
@@ -121,66 +122,36 @@ class Traits(NamedTuple):
     """What runtime.py needs to know of a device before converting it, from one pass."""
 
     convertible: bool  # device_variable converts it (no DeviceError), every name a string
-    versions: frozenset[tuple[str, str]]  # (domain, name) of its version attributes
-    capacities: bool  # whether it publishes capacities
-
-
-_NO_VERSIONS: frozenset[tuple[str, str]] = frozenset()
 
 
 def traits(device: Device) -> Traits:
     """`convertible` runs the checks of _attributes and _capacity without building values (and
-    asks for string names, which projection.py's keys assume). Versions and capacities are the
-    values the library represents as maps (values.py), so its answers on dynamic values can
-    differ from cel-go's. Runs once per device content, for every device: few calls in the
-    usual case (published objects as dicts, names as strings)."""
+    asks for string names, which projection.py's keys assume). Runs once per device content,
+    for every device: few calls in the usual case (published objects as dicts, names as
+    strings)."""
     raw = device.raw
     mapping = type(raw) is dict or isinstance(raw, Mapping)
     attributes: Any = raw.get("attributes") if mapping else None
     ok = True
-    versions: list[tuple[str, str]] = []
     if attributes is not None and _is_map(attributes):
-        typed = isinstance(raw, dict) and isinstance(attributes, dict)
         for name, value in attributes.items():
             if type(value) is not dict or type(name) is not str:  # the unusual: with calls
-                if ok and (type(name) is not str or not _converts(value)):
-                    ok = False
-                if typed and isinstance(value, dict) and "version" in value:
-                    versions.append(_split_name(str(name), device.id.driver))
+                ok = type(name) is str and _converts(value)
             elif "int" in value or "bool" in value or "string" in value:
-                if typed and "version" in value:
-                    versions.append(_split_name(name, device.id.driver))
+                continue
             elif "version" in value:
-                if typed:
-                    versions.append(_split_name(name, device.id.driver))
-                if ok:
-                    try:
-                        semver_value(str(value["version"]))
-                    except SemverError:
-                        ok = False
+                try:
+                    semver_value(str(value["version"]))
+                except SemverError:
+                    ok = False
             else:
                 ok = False
-    capacities = raw.get("capacity") if mapping else None
+            if not ok:
+                break
     if ok:
-        ok = _capacities_convert(device, capacities)
-    published = bool(capacities) if isinstance(raw, dict) else False
+        ok = _capacities_convert(device, raw.get("capacity") if mapping else None)
     # tuple.__new__: NamedTuple's own __new__ is a Python function (a fifth of this one's time)
-    return tuple.__new__(Traits, (ok, _version_set(versions), published or bool(device.capacity)))
-
-
-_VERSION_SETS: dict[frozenset[tuple[str, str]], frozenset[tuple[str, str]]] = {}
-
-
-def _version_set(versions: list[tuple[str, str]]) -> frozenset[tuple[str, str]]:
-    """One set object for devices with the same version attributes (most have one, the same):
-    fewer objects for the collector to walk, and runtime.py's answer per set is found by
-    identity first."""
-    if not versions:
-        return _NO_VERSIONS
-    found = frozenset(versions)
-    if len(_VERSION_SETS) >= 1024:
-        _VERSION_SETS.clear()
-    return _VERSION_SETS.setdefault(found, found)
+    return tuple.__new__(Traits, (ok,))
 
 
 def _capacities_convert(device: Device, capacities: Any) -> bool:
@@ -236,5 +207,5 @@ def _capacity(device: Device, raw: Mapping[str, Any], p: _Projection) -> dict[st
         except QuantityError as exc:
             raise DeviceError(f"capacity {name}: {exc}") from exc
         if p.wants("capacity", domain, ident):
-            capacity.setdefault(domain, {})[ident] = dict(converted)
+            capacity.setdefault(domain, {})[ident] = converted
     return capacity

@@ -330,27 +330,11 @@ def instantiation_error(checked: Checked) -> str:
 
 
 def device_value(variable: Mapping[str, Any]) -> dict[str, Any]:
-    """The `device` variable with Kubernetes' types, from device.py's plain form (semvers and
-    quantities there are the library's two-entry maps)."""
-    from gsb_tui.dra.cel.values import as_quantity, as_semver
-
-    def typed(value: Any) -> Any:
-        if isinstance(value, dict):
-            q = as_quantity(value)
-            if q is not None:
-                return q
-            s = as_semver(value)
-            if s is not None:
-                return s
-            return {k: typed(v) for k, v in value.items()}
-        return value
-
+    """The `device` variable as this interpreter evaluates it: device.py's values (quantities
+    and semvers typed already), attributes and capacity under Kubernetes' default map."""
     out: dict[str, Any] = {}
     for key, value in variable.items():
-        if key in ("attributes", "capacity"):
-            out[key] = DefaultMap({d: typed(names) for d, names in value.items()})
-        else:
-            out[key] = value
+        out[key] = DefaultMap(value) if key in ("attributes", "capacity") else value
     return out
 
 
