@@ -103,10 +103,10 @@ def median_ms(fn: Callable[[], object], runs: int, before: Callable[[], None]) -
 
 
 def bench_gsb(devices: list[Device], selectors: list[str], runs: int) -> dict[str, set[DeviceId]]:
-    gcel.clear_caches()
     gcel.library()  # the import, measured by design.md, is not part of compiling
+    session = gcel.CelSession()
     start = time.perf_counter()
-    compiled = [gcel.compile_selector(e) for e in selectors]
+    compiled = [session.compile(e) for e in selectors]
     print(
         f"cel_compile_{len(selectors)}_selectors_ms {(time.perf_counter() - start) * 1000:.2f} ms"
     )
@@ -115,14 +115,14 @@ def bench_gsb(devices: list[Device], selectors: list[str], runs: int) -> dict[st
         return {s.expression: {d.id for d in devices if s.evaluate(d).matched} for s in compiled}
 
     def forget_devices() -> None:
-        gcel.clear_caches()
+        session.clear()
         for expression in selectors:
-            gcel.compile_selector(expression)
+            session.compile(expression)
 
     n = len(devices)
     cold = median_ms(run, runs, forget_devices)
     print(f"cel_eval_{n}_devices_ms {cold:.2f} ms")
-    warm = median_ms(run, runs, lambda: gcel.clear_caches(results_only=True))
+    warm = median_ms(run, runs, lambda: session.clear(results_only=True))
     print(f"cel_eval_{n}_devices_contexts_cached_ms {warm:.2f} ms")
     cached = median_ms(run, runs, lambda: None)
     print(f"cel_eval_{n}_devices_results_cached_ms {cached:.2f} ms")
@@ -145,19 +145,23 @@ def bench_preview(count: int, runs: int) -> None:
     for name, req in (("", request), ("_unique_keys", unique)):
         expressions = [*cls.selectors, *req.selectors]
 
-        def forget(expressions: list[str] = expressions) -> None:
-            gcel.clear_caches()
-            for expression in expressions:
-                gcel.compile_selector(expression)
+        session = gcel.CelSession()
 
-        def preview(req: Request = req) -> gcel.RequestPreview:
-            return gcel.explain_request(devices, cls, req, free)
+        def forget(expressions: list[str] = expressions, session: Any = session) -> None:
+            session.clear()
+            for expression in expressions:
+                session.compile(expression)
+
+        def preview(req: Request = req, session: Any = session) -> gcel.RequestPreview:
+            return gcel.explain_request(devices, cls, req, free, session=session)
 
         figure = median_ms(preview, runs, forget)
         print(f"cel_preview_{count}_devices{name}_ms {figure:.2f} ms")
         forget()
         gc.collect()
-        budgeted = gcel.explain_request(devices, cls, req, free, budget=gcel.PREVIEW_BUDGET)
+        budgeted = gcel.explain_request(
+            devices, cls, req, free, budget=gcel.PREVIEW_BUDGET, session=session
+        )
         print(
             f"cel_preview_{count}_devices{name}_unfinished_in_budget {budgeted.unfinished} devices"
             f" (of {count}, {gcel.PREVIEW_BUDGET * 1000:.0f} ms budget;"

@@ -28,7 +28,7 @@ from gsb_tui.dra.alloc.explain import blockers
 from gsb_tui.dra.alloc.from_view import inputs_of
 from gsb_tui.dra.alloc.scheduler import judge_pod
 from gsb_tui.dra.alloc.verdicts import AllocatorSession
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from gsb_tui.why_cli import answer

@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.* helpers
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
 from tests import cel_parity

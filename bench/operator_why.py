@@ -17,7 +17,7 @@ from operator_scale import scaled_snapshot
 
 from gsb_tui.dra.alloc.scheduler import BUDGET_S
 from gsb_tui.dra.alloc.verdicts import Verdicts
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 
 
 def main() -> None:

@@ -25,7 +25,6 @@ from typing import Any
 
 from harness import NO_LAB_DIR, claim_body
 
-from gsb_tui.dra.view import build_view
 from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.kube.source import ReplaySource
 from gsb_tui.kube.store import Change
@@ -84,7 +83,7 @@ async def measure(
         for i in range(changes):
             app.store.apply(_change(claims, i, come_go))
             started = time.perf_counter()
-            view = build_view(app.store.snapshot())
+            view = app.builder.build(app.store.snapshot())
             built = time.perf_counter()
             warnings = find_warnings(view)
             warned = time.perf_counter()

@@ -66,7 +66,7 @@ def worker_description_cost(figures: Figures) -> None:
     on bench_view.py's 1000-device snapshot (textual formats it on every repaint)."""
     from bench_view import scale as scale_snapshot
 
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.kube.recording import snapshot_at
 
     view = build_view(scale_snapshot(snapshot_at(ROOT / "tests/fixtures/lab.jsonl", "step-8")))

@@ -47,7 +47,7 @@ def malformed_findings(view: DraView) -> tuple[Finding, ...]:
 
 def run_check(args: argparse.Namespace, target: Target, lang: str) -> int:
     source = begin_snapshot(target)  # the lists on their way while the judges import
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.lab.findings import findings
     from gsb_tui.lab.report import evaluate, to_json, to_text
 

@@ -39,10 +39,10 @@ def run_devices(args: argparse.Namespace, target: Target, lang: str) -> int:
     if problem is not None:
         print(f"gsb-tui devices: {localize(problem, lang)}", file=sys.stderr)
         return EXIT_UNUSABLE
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.dra.device_rows import device_rows, summary
     from gsb_tui.dra.model.malformed import as_json, count_text, object_text
     from gsb_tui.dra.pool_status import compare
-    from gsb_tui.dra.view import build_view
     from gsb_tui.dra.warnings import find_warnings
 
     view = build_view(snapshot)

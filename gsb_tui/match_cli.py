@@ -82,9 +82,9 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         if state.phase != "synced":
             _say(lang, "match.cannot-read", kind=kind.value, message=state.message)
             return EXIT_UNREACHABLE
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.dra.cel import evaluate_all
     from gsb_tui.dra.model.malformed import as_json
-    from gsb_tui.dra.view import build_view
 
     view = build_view(snapshot)
     expressions = [args.expression]
@@ -105,7 +105,7 @@ def run_match(args: argparse.Namespace, target: Target, lang: str = "en") -> int
         _say_malformed(malformed, lang)
         return 0
     try:
-        outcomes = evaluate_all(expressions, view.devices)
+        outcomes = evaluate_all(expressions, view.devices, session=view.memo.cel)
     except CelCompileError as exc:  # a class selector gsb-tui cannot evaluate
         print(f"gsb-tui match: {exc.message}", file=sys.stderr)
         return EXIT_BAD_EXPRESSION

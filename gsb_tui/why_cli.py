@@ -292,7 +292,7 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
         else:
             print(f"gsb-tui why: {message}", file=sys.stderr)
         return EXIT_UNUSABLE
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
 
     with gc_pause.paused():  # a short-lived process: the collector would only walk the heap
         out = answer(build_view(snapshot), namespace, name, lang)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Snapshot
 

@@ -1,7 +1,7 @@
-"""What build_view derives from the parsed objects, each part kept while its inputs are the
-very same objects as in the last build (dra/parsed.py hands out the same tuple while a kind is
-unchanged, and the Store the same mapping): at 10,000 devices one claim coming or going
-redoes the parts that read claims, not the slices' or the events'.
+"""What a view builder derives from the parsed objects, each part kept (in the builder's
+Memo) while its inputs are the very same objects as in the last build (dra/parsed.py hands out
+the same tuple while a kind is unchanged, and the Store the same mapping): at 10,000 devices
+one claim coming or going redoes the parts that read claims, not the slices' or the events'.
 """
 
 from __future__ import annotations
@@ -10,13 +10,16 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from gsb_tui.dra import parsed, pod_claims
+from gsb_tui.dra import parsed
 from gsb_tui.dra.model import Claim, Device, DeviceId, Event, Slice, TaintRule
 from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
 from gsb_tui.snapshot import Kind, ObjKey
+
+if TYPE_CHECKING:
+    from gsb_tui.dra.cel import CelSession
 
 T = TypeVar("T")
 _EPOCH = datetime.min.replace(tzinfo=UTC)
@@ -47,60 +50,65 @@ def split_generations(slices: Iterable[Slice]) -> tuple[tuple[Slice, ...], tuple
     return current, stale
 
 
-# The last build's devices, claims and occupancy: the next build patches it for the claims
-# that changed (patch_occupancy), or lends it its unchanged entries (compute_occupancy).
-_OCCUPANCY: list[
-    tuple[
-        tuple[Device, ...],
-        Mapping[ObjKey, Claim],
-        Mapping[DeviceId, Occupancy],
-        tuple[Claim, ...],
-    ]
-] = []
-# What the last build derived from each input, kept while the inputs are the very same objects
-# (dra/parsed.py hands out the same tuple while a kind is unchanged): name → (inputs, value).
-_KEPT: dict[str, tuple[tuple[object, ...], Any]] = {}
-BUILD = threading.Lock()  # the memos above are the last build's: one build at a time
+class Memo:
+    """What one watcher's builds keep from the last (dra/builder.py owns one per watcher): the
+    parses, each derived part with the very inputs it was made from, and the last step of the
+    parts patched from build to build. A view holds the memo it was built with, so what it
+    derives on demand (the ledger, pool status) is kept in the same place."""
+
+    def __init__(self) -> None:
+        self.parses = parsed.Parses()
+        # name → (inputs, value): kept while the inputs are the very same objects
+        self._kept: dict[str, tuple[tuple[object, ...], Any]] = {}
+        # name → what an incremental part (occupancy, orphans, pods by claim, warnings) made
+        # last; each part reads and replaces its own entry under `lock`
+        self.last: dict[str, Any] = {}
+        # one build (or one incremental part) at a time: a worker may derive from a view
+        # while the App builds the next
+        self.lock = threading.RLock()
+        self._cel: CelSession | None = None
+
+    @property
+    def cel(self) -> CelSession:
+        """The watcher's CEL session: its compiled selectors and prepared devices (made on
+        first use: dra.cel is imported only once something evaluates a selector)."""
+        with self.lock:
+            if self._cel is None:
+                from gsb_tui.dra.cel import CelSession
+
+                self._cel = CelSession()
+            return self._cel
+
+    def kept(self, name: str, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
+        """make(), or what it made last time from the very same inputs."""
+        found = self._kept.get(name)
+        same = found is not None and len(found[0]) == len(inputs)
+        if same and all(a is b for a, b in zip(found[0], inputs, strict=True)):  # type: ignore[index]
+            return cast(T, found[1])  # type: ignore[index]
+        value = make()
+        self._kept[name] = (inputs, value)
+        return value
 
 
-def kept(name: str, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
-    """make(), or what it made last time from the very same inputs."""
-    found = _KEPT.get(name)
-    same = found is not None and len(found[0]) == len(inputs)
-    if same and all(a is b for a, b in zip(found[0], inputs, strict=True)):  # type: ignore[index]
-        return cast(T, found[1])  # type: ignore[index]
-    value = make()
-    _KEPT[name] = (inputs, value)
-    return value
-
-
-def by_time(events: tuple[Event, ...]) -> list[Event]:
+def by_time(memo: Memo, events: tuple[Event, ...]) -> list[Event]:
     """Events oldest first; the last order again while they are the very same objects (at
     5,000 events the timestamps' parsing was a tenth of a build)."""
-    return kept(
+    return memo.kept(
         "events by time", (events,), lambda: sorted(events, key=lambda e: time_of(e.last_seen))
     )
-
-
-def clear_parse_cache() -> None:
-    """Forget the reused parses (benchmarks measure a cold build with it)."""
-    with BUILD:
-        parsed.clear()
-        pod_claims.clear()
-        _OCCUPANCY.clear()
-        _KEPT.clear()
-        _ORPHANS.clear()
 
 
 def keyed(items: tuple[T, ...], key: Callable[[T], Any]) -> Mapping[Any, T]:
     return frozen({key(item): item for item in items})
 
 
-def by_key(kind: Kind, items: tuple[T, ...], key_of: Callable[[T], Any]) -> Mapping[Any, T]:
+def by_key(
+    memo: Memo, kind: Kind, items: tuple[T, ...], key_of: Callable[[T], Any]
+) -> Mapping[Any, T]:
     """The parses by their (namespace, name) (`key_of` says it of each), kept while they are
-    the same tuple; made from dra/parsed's memo when it holds them."""
-    return kept(
-        f"by-key {kind}", (items,), lambda: parsed.keyed(kind, items) or keyed(items, key_of)
+    the same tuple; made from the memo's parses when they hold them."""
+    return memo.kept(
+        f"by-key {kind}", (items,), lambda: memo.parses.keyed(kind, items) or keyed(items, key_of)
     )
 
 
@@ -113,29 +121,40 @@ def owners(claims: Mapping[ObjKey, Claim]) -> Mapping[tuple[str, str, str], tupl
     return frozen({k: tuple(v) for k, v in by_owner.items()})
 
 
-def by_object(events: tuple[Event, ...]) -> Mapping[tuple[str, str, str], tuple[Event, ...]]:
+def by_object(
+    memo: Memo, events: tuple[Event, ...]
+) -> Mapping[tuple[str, str, str], tuple[Event, ...]]:
     by_event_object: dict[tuple[str, str, str], list[Event]] = {}
-    for event in by_time(events):
+    for event in by_time(memo, events):
         target = (event.object_kind, event.object_namespace, event.object_name)
         by_event_object.setdefault(target, []).append(event)
     return frozen({k: tuple(v) for k, v in by_event_object.items()})
 
 
+# occupancy's last step: (devices, claims, occupancy, the claims' parses)
+_LastOccupancy = tuple[
+    tuple[Device, ...], Mapping[ObjKey, Claim], Mapping[DeviceId, Occupancy], tuple[Claim, ...]
+]
+
+
 def occupancy(
-    devices: tuple[Device, ...], claims: Mapping[ObjKey, Claim], claim_list: tuple[Claim, ...]
+    memo: Memo,
+    devices: tuple[Device, ...],
+    claims: Mapping[ObjKey, Claim],
+    claim_list: tuple[Claim, ...],
 ) -> Mapping[DeviceId, Occupancy]:
     """Occupancy of every device: the last one itself while no claim's change touched a device
     (a claim with no allocation coming or going), patched when a few did."""
-    last = _OCCUPANCY[0] if _OCCUPANCY else None
+    last: _LastOccupancy | None = memo.last.get("occupancy")
     occupancy: Mapping[DeviceId, Occupancy] | None = None
     if last is not None and last[0] is devices:  # the same device objects: patch
-        changed = parsed.changed_since(Kind.CLAIMS, last[3], claim_list, last[1], claims)
+        changed = memo.parses.changed_since(Kind.CLAIMS, last[3], claim_list, last[1], claims)
         patched = patch_occupancy(last[2], last[1], claims, changed)
         fresh = patched is not None and patched is not last[2]
         occupancy = frozen(cast(dict[Any, Any], patched)) if fresh else patched
     if occupancy is None:
         occupancy = frozen(compute_occupancy(devices, claims.values(), last[2] if last else None))
-    _OCCUPANCY[:] = [(devices, claims, occupancy, claim_list)]  # one assignment, as parsed._MEMO
+    memo.last["occupancy"] = (devices, claims, occupancy, claim_list)
     return occupancy
 
 
@@ -150,12 +169,12 @@ def rule_taints(
     return rule_taints
 
 
-_ORPHANS: list[
-    tuple[tuple[Claim, ...], tuple[Device, ...], tuple[tuple[Claim, DeviceId], ...]]
-] = []
+# orphans' last step: (the claims' parses, devices, what was found)
+_LastOrphans = tuple[tuple[Claim, ...], tuple[Device, ...], tuple[tuple[Claim, DeviceId], ...]]
 
 
 def orphans(
+    memo: Memo,
     claim_list: tuple[Claim, ...],
     claims: Mapping[ObjKey, Claim],
     devices: tuple[Device, ...],
@@ -164,17 +183,17 @@ def orphans(
     """Results naming a device no current slice publishes. With the same devices, none before
     and none among the claims that changed, still none (the common case, without a pass over
     every claim)."""
-    last = _ORPHANS[0] if _ORPHANS else None
+    last: _LastOrphans | None = memo.last.get("orphans")
     found: tuple[tuple[Claim, DeviceId], ...] | None = None
     if last is not None and last[1] is devices and not last[2]:
-        changed = parsed.changes(Kind.CLAIMS, last[0], claim_list)
+        changed = memo.parses.changes(Kind.CLAIMS, last[0], claim_list)
         if changed is not None and not any(
             r.id not in occupancy for k in changed if (c := claims.get(k)) for r in c.results
         ):
             found = ()
     if found is None:
         found = _orphans(claim_list, occupancy)
-    _ORPHANS[:] = [(claim_list, devices, found)]
+    memo.last["orphans"] = (claim_list, devices, found)
     return found
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from gsb_tui.dra.availability import Availability
-from gsb_tui.dra.derive import kept
+from gsb_tui.dra.derive import Memo
 from gsb_tui.dra.model import Claim, Device, DeviceId, Pod
 from gsb_tui.dra.occupancy import Occupancy
 
@@ -30,6 +30,8 @@ class LedgerSource(Protocol):
     def claims(self) -> Mapping[tuple[str, str], Claim]: ...
     @property
     def pods(self) -> Mapping[tuple[str, str], Pod]: ...
+    @property
+    def memo(self) -> Memo: ...
     def allocatable(self) -> frozenset[DeviceId]: ...
     def pods_of_claim(self, claim: Claim) -> tuple[Pod, ...]: ...
 
@@ -67,7 +69,7 @@ def compute_ledger(
     negative); DraView.orphan_results and the warnings report it instead.
     """
 
-    # Each part kept while what it reads is the very same objects as last time (derive.kept):
+    # Each part kept while what it reads is the very same objects as last time (the view's memo):
     # at 10,000 devices a claim coming or going changes none of the device counts.
     def devices() -> tuple[int, frozenset[DeviceId], frozenset[DeviceId], frozenset[DeviceId]]:
         published = {d.id for d in view.devices if driver is None or d.id.driver == driver}
@@ -95,10 +97,10 @@ def compute_ledger(
             )
         )
 
-    total, allocated, allocatable, unavailable = kept(
+    total, allocated, allocatable, unavailable = view.memo.kept(
         f"ledger-devices {driver}", (view.devices, view.occupancy, view.availability), devices
     )
-    keys = kept(f"ledger-pending {namespace}", (view.pods,), pending)
+    keys = view.memo.kept(f"ledger-pending {namespace}", (view.pods,), pending)
     pending_pods = [name if namespace is not None else f"{ns}/{name}" for ns, name in keys]
     waiting = tuple(
         (c, sum(r.count for r in c.requests))

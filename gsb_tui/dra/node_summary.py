@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar, cast
 
-from gsb_tui.dra.derive import kept
 from gsb_tui.dra.health import DeviceHealth
 from gsb_tui.dra.model import Claim, Device, DeviceId
 from gsb_tui.dra.model.features import DeviceTaint
@@ -71,7 +70,7 @@ def device_models(view: DraView) -> Mapping[DeviceId, str]:
     """Each device's model, kept while the devices are the very same (counting reads it for
     every device of every group again at each change of a claim)."""
     devices = view.devices
-    return kept("device-models", (devices,), lambda: {d.id: model_of(d) for d in devices})
+    return view.memo.kept("device-models", (devices,), lambda: {d.id: model_of(d) for d in devices})
 
 
 def device_categories(view: DraView) -> Mapping[DeviceId, tuple[Category, ...]]:
@@ -102,7 +101,7 @@ def device_categories(view: DraView) -> Mapping[DeviceId, tuple[Category, ...]]:
         return out
 
     inputs = (view.devices, view.occupancy, view.availability, view.health)
-    return kept("device-categories", inputs, make)
+    return view.memo.kept("device-categories", inputs, make)
 
 
 def count(view: DraView, devices: Iterable[DeviceId]) -> DeviceCounts:

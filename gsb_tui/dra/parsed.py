@@ -19,14 +19,6 @@ from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot
 
 T = TypeVar("T")
 
-# The last parse per kind: the snapshot's mapping it was made from (the Store hands out the
-# very same mapping while a kind is unchanged), each object's raw dict and parse, the keys in
-# order, and the parses in that order. Holding the raw dict keeps it alive, so an id can never
-# be reused by another object while it is cached.
-_MEMO: dict[Kind, _Parsed] = {}
-# Per kind, the last step: (parses before, parses after, the keys that changed between).
-_STEPS: dict[Kind, tuple[tuple[Any, ...], tuple[Any, ...], frozenset[ObjKey]]] = {}
-
 
 @dataclass(frozen=True)
 class _Parsed:
@@ -50,42 +42,85 @@ _PARSERS: tuple[tuple[Kind, Callable[[Obj], Any]], ...] = (
 )
 
 
-def clear() -> None:
-    _MEMO.clear()
-    _STEPS.clear()
+class Parses:
+    """One watcher's last parse per kind, owned by its view builder (dra/builder.py)."""
 
+    def __init__(self) -> None:
+        # Per kind: the snapshot's mapping it was made from (the Store hands out the very
+        # same mapping while a kind is unchanged), each object's raw dict and parse, the keys
+        # in order, and the parses in that order. Holding the raw dict keeps it alive, so an
+        # id can never be reused by another object while it is kept.
+        self._memo: dict[Kind, _Parsed] = {}
+        # Per kind, the last step: (parses before, parses after, the keys that changed).
+        self._steps: dict[Kind, tuple[tuple[Any, ...], tuple[Any, ...], frozenset[ObjKey]]] = {}
 
-def changes(
-    kind: Kind, before: tuple[Any, ...], after: tuple[Any, ...]
-) -> frozenset[ObjKey] | None:
-    """The keys of the kind that changed from the parses `before` to `after`, when those are
-    the last step parse_kind took (None: unknown, compare them whole)."""
-    step = _STEPS.get(kind)
-    if step is not None and step[0] is before and step[1] is after:
-        return step[2]
-    return frozenset() if before is after else None
+    def changes(
+        self, kind: Kind, before: tuple[Any, ...], after: tuple[Any, ...]
+    ) -> frozenset[ObjKey] | None:
+        """The keys of the kind that changed from the parses `before` to `after`, when those
+        are the last step parse_kind took (None: unknown, compare them whole)."""
+        step = self._steps.get(kind)
+        if step is not None and step[0] is before and step[1] is after:
+            return step[2]
+        return frozenset() if before is after else None
 
+    def keyed(self, kind: Kind, result: tuple[T, ...]) -> Mapping[ObjKey, T] | None:
+        """The parses by key, in key order, when `result` is the kind's last parse (None if
+        not). The key is the Store's (namespace, name), the very key a parse names itself by."""
+        memo = self._memo.get(kind)
+        if memo is None or memo.result is not result:
+            return None
+        return MappingProxyType(dict(zip(memo.keys, memo.result, strict=True)))
 
-def keyed(kind: Kind, result: tuple[T, ...]) -> Mapping[ObjKey, T] | None:
-    """The parses by key, in key order, when `result` is the kind's last parse (None if not).
-    The key is the Store's (namespace, name), the very key a parsed object names itself by."""
-    memo = _MEMO.get(kind)
-    if memo is None or memo.result is not result:
-        return None
-    return MappingProxyType(dict(zip(memo.keys, memo.result, strict=True)))
+    def changed_since(
+        self,
+        kind: Kind,
+        before: tuple[Any, ...],
+        after: tuple[Any, ...],
+        old: Mapping[ObjKey, object],
+        new: Mapping[ObjKey, object],
+    ) -> set[ObjKey]:
+        """Keys whose object differs between `old` (made from the parses `before`) and `new`
+        (from `after`): from parse_kind's last step when it is that step, else compared whole."""
+        keys = self.changes(kind, before, after)
+        return set(keys) if keys is not None else differing(old, new)
 
+    def parse_kind(
+        self, snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]
+    ) -> tuple[T, ...]:
+        """The kind's objects parsed, in (namespace, name) order: the very same tuple while not
+        one object of the kind changed, so what is derived from it can be kept by identity."""
+        objs = snapshot.objects.get(kind, {})
+        memo = self._memo.get(kind, _EMPTY)
+        store_made = isinstance(objs, MappingProxyType)  # the Store's: nobody changes it
+        if objs is memo.source and store_made:
+            return cast(tuple[T, ...], memo.result)
+        step = snapshot.changed.get(kind)
+        if step is not None and step[0] is memo.source and store_made:
+            made = _patch(memo, objs, step[1], parse)  # the Store says which keys changed
+        elif len(memo.entries) == len(objs) and all(
+            (hit := memo.entries.get(k)) is not None and hit[0] is raw for k, raw in objs.items()
+        ):
+            made = _Parsed(objs, memo.entries, memo.keys, memo.result)
+        else:
+            made = _whole(memo, objs, parse)
+        if made.result is not memo.result:
+            changed = step[1] if step is not None and step[0] is memo.source else None
+            if changed is not None:
+                self._steps[kind] = (memo.result, made.result, changed)
+            else:
+                self._steps.pop(kind, None)
+        self._memo[kind] = made  # one assignment: a concurrent reader sees the old or the new
+        return cast(tuple[T, ...], made.result)
 
-def changed_since(
-    kind: Kind,
-    before: tuple[Any, ...],
-    after: tuple[Any, ...],
-    old: Mapping[ObjKey, object],
-    new: Mapping[ObjKey, object],
-) -> set[ObjKey]:
-    """Keys whose object differs between `old` (made from the parses `before`) and `new`
-    (from `after`): from parse_kind's last step when it is that step, else compared whole."""
-    keys = changes(kind, before, after)
-    return set(keys) if keys is not None else differing(old, new)
+    def parse_ahead(self, snapshot: Snapshot) -> None:
+        """Parse what has arrived so far, so the first build only assembles.
+
+        The App calls this while the first lists of a large cluster still come in: each kind
+        is parsed as soon as it is listed, in the time spent waiting for the others."""
+        for kind, parse in _PARSERS:
+            if snapshot.objects.get(kind):
+                self.parse_kind(snapshot, kind, parse)
 
 
 def differing(old: Mapping[ObjKey, object], new: Mapping[ObjKey, object]) -> set[ObjKey]:
@@ -93,33 +128,6 @@ def differing(old: Mapping[ObjKey, object], new: Mapping[ObjKey, object]) -> set
     out = {k for k, v in new.items() if old.get(k) is not v}
     out.update(k for k in old if k not in new)
     return out
-
-
-def parse_kind(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> tuple[T, ...]:
-    """The kind's objects parsed, in (namespace, name) order: the very same tuple while not one
-    object of the kind changed, so what is derived from it can be kept by identity."""
-    objs = snapshot.objects.get(kind, {})
-    memo = _MEMO.get(kind, _EMPTY)
-    store_made = isinstance(objs, MappingProxyType)  # the Store's: nobody changes it
-    if objs is memo.source and store_made:
-        return cast(tuple[T, ...], memo.result)
-    step = snapshot.changed.get(kind)
-    if step is not None and step[0] is memo.source and store_made:
-        made = _patch(memo, objs, step[1], parse)  # the Store says which keys changed
-    elif len(memo.entries) == len(objs) and all(
-        (hit := memo.entries.get(k)) is not None and hit[0] is raw for k, raw in objs.items()
-    ):
-        made = _Parsed(objs, memo.entries, memo.keys, memo.result)
-    else:
-        made = _whole(memo, objs, parse)
-    if made.result is not memo.result:
-        changed = step[1] if step is not None and step[0] is memo.source else None
-        if changed is not None:
-            _STEPS[kind] = (memo.result, made.result, changed)
-        else:
-            _STEPS.pop(kind, None)
-    _MEMO[kind] = made  # one assignment: a concurrent build sees the old or the new
-    return cast(tuple[T, ...], made.result)
 
 
 def _whole(memo: _Parsed, objs: Mapping[ObjKey, Obj], parse: Callable[[Obj], Any]) -> _Parsed:
@@ -162,18 +170,3 @@ def _patch(
         if key in entries:
             result[bisect_left(keys, key)] = entries[key][1]
     return _Parsed(objs, entries, keys, tuple(result))
-
-
-def parse_all(snapshot: Snapshot, kind: Kind, parse: Callable[[Obj], T]) -> list[T]:
-    """The kind's objects parsed, in (namespace, name) order (a new list each time)."""
-    return list(parse_kind(snapshot, kind, parse))
-
-
-def parse_ahead(snapshot: Snapshot) -> None:
-    """Parse what has arrived so far into the reuse memo, so the first build only assembles.
-
-    The App calls this while the first lists of a large cluster still come in: each kind is
-    parsed as soon as it is listed, in the time spent waiting for the others."""
-    for kind, parse in _PARSERS:
-        if snapshot.objects.get(kind):
-            parse_all(snapshot, kind, parse)

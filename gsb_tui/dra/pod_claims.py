@@ -8,12 +8,12 @@ raw object is (dra/parsed.py), so "changed" is told by identity.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gsb_tui.dra import parsed, readers
+from gsb_tui.dra import readers
+from gsb_tui.dra.derive import Memo
 from gsb_tui.dra.model import Claim, Pod, meta
 from gsb_tui.snapshot import Kind, ObjKey
 
@@ -78,16 +78,8 @@ class _Index:
     by_claim: dict[ObjKey, tuple[Pod, ...]] = field(default_factory=dict)
 
 
-_LAST: list[_Index] = []
-_LOCK = threading.Lock()
-
-
-def clear() -> None:
-    with _LOCK:
-        _LAST.clear()
-
-
 def pods_by_claim(
+    memo: Memo,
     pods: Mapping[ObjKey, Pod],
     claims: Mapping[ObjKey, Claim],
     by_owner: Mapping[Owner, tuple[Claim, ...]],
@@ -95,14 +87,15 @@ def pods_by_claim(
 ) -> Mapping[ObjKey, tuple[Pod, ...]]:
     """Claim key → the pods whose entries resolve to it, in pod key order. The same mapping
     object as last time when no pod's resolution changed. `lists`: the parses `pods` and
-    `claims` were made from (dra/parsed.py then knows which keys changed)."""
-    with _LOCK:
-        last = _LAST[0] if _LAST else None
+    `claims` were made from (the memo's parses then know which keys changed)."""
+    with memo.lock:
+        last: _Index | None = memo.last.get("pods-by-claim")
         if last is not None and last.pods is pods and last.claims is claims:
             return last.by_claim
         if last is not None:
-            changed_pods = parsed.changed_since(Kind.PODS, last.lists[0], lists[0], last.pods, pods)
-            changed_claims = parsed.changed_since(
+            parses = memo.parses
+            changed_pods = parses.changed_since(Kind.PODS, last.lists[0], lists[0], last.pods, pods)
+            changed_claims = parses.changed_since(
                 Kind.CLAIMS, last.lists[1], lists[1], last.claims, claims
             )
             if len(changed_pods) + len(changed_claims) <= REDO_ABOVE:
@@ -111,7 +104,7 @@ def pods_by_claim(
                 return last.by_claim
         index = _Index(pods, claims, lists)
         _redo(index, pods, claims, by_owner, set(pods))
-        _LAST[:] = [index]
+        memo.last["pods-by-claim"] = index
         return index.by_claim
 
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from gsb_tui.dra.alloc.features import features_for
-from gsb_tui.dra.derive import kept
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.dra.model.base import _d, _l, meta
 from gsb_tui.dra.view import DraView
@@ -392,4 +391,4 @@ def compare(view: DraView) -> PoolStatus:
         return PoolStatus(tuple(requests), tuple(pools))
 
     inputs = (raw, view.devices, view.occupancy, view.availability, view.claims, view.slices)
-    return kept("pool-status", (*inputs, view.snapshot.server_version), make)
+    return view.memo.kept("pool-status", (*inputs, view.snapshot.server_version), make)

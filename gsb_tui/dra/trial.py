@@ -168,7 +168,7 @@ def try_selector(
     """Every device's verdict; with a `budget` (seconds), devices not reached in time get the
     "error" verdict saying so. `stop()`, asked every few hundred devices, ends the trial early
     (Trial.stopped: a newer one is wanted)."""
-    from gsb_tui.dra.cel import CelCompileError, compile_selector
+    from gsb_tui.dra.cel import CelCompileError
 
     rows = _rows(view)
 
@@ -184,8 +184,9 @@ def try_selector(
         return untried("type a CEL expression, e.g. device.driver == '…'")
     driver = view.lab_driver()
     try:
-        selector = compile_selector(expression, driver=driver)
-        class_selectors = [compile_selector(e, driver=driver) for e in cls.selectors] if cls else []
+        session = view.memo.cel
+        selector = session.compile(expression, driver)
+        class_selectors = [session.compile(e, driver) for e in cls.selectors] if cls else []
     except CelCompileError as exc:
         return Trial(expression, device_class, (), error=exc.message, hint=exc.hint, fix=exc.fix)
     deadline = None if budget is None else time.monotonic() + budget

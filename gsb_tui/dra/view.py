@@ -7,20 +7,19 @@ of objects (every join goes through a dict), so it can run on every change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from gsb_tui.dra import derive, parsed, pod_claims
+from gsb_tui.dra import derive, pod_claims
 from gsb_tui.dra.availability import (
     Availability,
     BlockerGroup,
     CounterLedger,
     Reason,
-    compute_availability,
     why_not,
 )
-from gsb_tui.dra.health import NO_HEALTH, HealthIndex, compute_health
+from gsb_tui.dra.health import NO_HEALTH, HealthIndex
 from gsb_tui.dra.ledger import Ledger, compute_ledger
 from gsb_tui.dra.model import (
     Claim,
@@ -35,17 +34,9 @@ from gsb_tui.dra.model import (
     Slice,
     TaintRule,
     Template,
-    parse_claim,
-    parse_class,
-    parse_event,
-    parse_pod,
-    parse_slice,
-    parse_taint_rule,
-    parse_template,
 )
 from gsb_tui.dra.model.malformed import collect
 from gsb_tui.dra.occupancy import Occupancy
-from gsb_tui.dra.pool_health import pool_problems
 from gsb_tui.snapshot import Kind, ObjKey, Snapshot
 
 _PLAIN = Request("", "", (), "ExactCount", 1, False)  # no tolerations, no capacity asked
@@ -102,6 +93,9 @@ class DraView:
     # Each kind's parses as dra/parsed.py handed them out: parsed.changes(kind, an older
     # view's, this view's) says which keys changed between two views, when it knows.
     _parsed: Mapping[Kind, tuple[Any, ...]] = field(default_factory=dict, repr=False, compare=False)
+    # The memo of the builder that built the view (dra/builder.py): what the view derives on
+    # demand is kept there too, and the next view's build reuses it.
+    memo: derive.Memo = field(default_factory=derive.Memo, repr=False, compare=False)
     # blockers() by what of a request it reads: a selection at 10,000 devices asks again (0.2 s)
     _blockers: dict[Any, dict[DeviceId, Reason]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -109,7 +103,8 @@ class DraView:
 
     def changed_keys(self, kind: Kind, before: DraView) -> frozenset[ObjKey] | None:
         """Keys of the kind that changed since `before` (None: unknown, compare them whole)."""
-        return parsed.changes(kind, before._parsed.get(kind, ()), self._parsed.get(kind, ()))
+        before_parses = before._parsed.get(kind, ())
+        return self.memo.parses.changes(kind, before_parses, self._parsed.get(kind, ()))
 
     def malformed(self) -> tuple[Malformed, ...]:
         """Objects with a field of the wrong type (kept, read with it absent), by kind."""
@@ -125,7 +120,7 @@ class DraView:
             (Kind.TAINT_RULES, rules),
         )
         inputs = (slices, stale, classes, claims, templates, pods, events, rules)
-        return derive.kept("malformed", inputs, lambda: collect(parts))
+        return self.memo.kept("malformed", inputs, lambda: collect(parts))
 
     def device(self, id: DeviceId) -> Device | None:
         occ = self.occupancy.get(id)
@@ -272,14 +267,16 @@ class DraView:
     def several_pools(self) -> bool:
         """Devices come from more than one pool (then names say the pool too)."""
         devices = self.devices
-        return derive.kept(
+        return self.memo.kept(
             "several-pools", (devices,), lambda: len({d.id.pool for d in devices}) > 1
         )
 
     def claim_namespaces(self) -> frozenset[str]:
         """The namespaces claims are in."""
         claims = self.claims
-        return derive.kept("claim-namespaces", (claims,), lambda: frozenset(ns for ns, _ in claims))
+        return self.memo.kept(
+            "claim-namespaces", (claims,), lambda: frozenset(ns for ns, _ in claims)
+        )
 
     def drivers(self) -> tuple[str, ...]:
         """Drivers publishing devices in the current slices, sorted."""
@@ -319,77 +316,3 @@ class DraView:
         if not isinstance(alloc, Mapping):
             return _EMPTY
         return _frozen({str(k): str(v) for k, v in alloc.items()})
-
-
-def build_view(snapshot: Snapshot) -> DraView:
-    with derive.BUILD:
-        return _build(snapshot)
-
-
-def _build(snapshot: Snapshot) -> DraView:
-    kept, keyed = derive.kept, derive.keyed
-    slice_list = parsed.parse_kind(snapshot, Kind.SLICES, parse_slice)
-    slices, stale, devices = kept("slices", (slice_list,), lambda: derive.devices_of(slice_list))
-    class_list = parsed.parse_kind(snapshot, Kind.CLASSES, parse_class)
-    classes = kept("classes", (class_list,), lambda: keyed(class_list, lambda c: c.name))
-    claim_list = parsed.parse_kind(snapshot, Kind.CLAIMS, parse_claim)
-    claims = derive.by_key(Kind.CLAIMS, claim_list, lambda c: c.key)
-    template_list = parsed.parse_kind(snapshot, Kind.TEMPLATES, parse_template)
-    templates = derive.by_key(Kind.TEMPLATES, template_list, lambda t: (t.namespace, t.name))
-    pod_list = parsed.parse_kind(snapshot, Kind.PODS, parse_pod)
-    pods = derive.by_key(Kind.PODS, pod_list, lambda p: p.key)
-    event_list = parsed.parse_kind(snapshot, Kind.EVENTS, parse_event)
-    occupancy = derive.occupancy(devices, claims, claim_list)
-    rules = parsed.parse_kind(snapshot, Kind.TAINT_RULES, parse_taint_rule)
-    rule_taints = kept("rule-taints", (rules, devices), lambda: derive.rule_taints(rules, devices))
-
-    bad_pools = kept("pool-health", (slices,), lambda: pool_problems(slices))
-
-    def features() -> tuple[Mapping[DeviceId, Availability], Mapping[Any, CounterLedger]]:
-        found, counters = compute_availability(slices, devices, occupancy, rule_taints, bad_pools)
-        return derive.frozen(found), derive.frozen(counters)
-
-    availability, counters = kept(
-        "availability", (slices, devices, occupancy, rule_taints, bad_pools), features
-    )
-    orphans = derive.orphans(claim_list, claims, devices, occupancy)
-    owner_index = kept("owners", (claims,), lambda: derive.owners(claims))
-    by_claim = pod_claims.pods_by_claim(pods, claims, owner_index, (pod_list, claim_list))
-    by_object = kept("event-objects", (event_list,), lambda: derive.by_object(event_list))
-
-    def claim_of_entry(pod: Pod, name: str) -> Claim | None:
-        for entry in pod.claims:
-            if entry.name == name:
-                found = pod_claims.resolve_claims(
-                    replace(pod, claims=(entry,)), claims, owner_index
-                )
-                return found[0] if found else None
-        return None
-
-    health = kept(
-        "health", (pod_list, claims, owner_index), lambda: compute_health(pod_list, claim_of_entry)
-    )
-    events = kept("events", (event_list,), lambda: tuple(derive.by_time(event_list)))
-
-    return DraView(
-        snapshot=snapshot,
-        slices=slices,
-        stale_slices=stale,
-        devices=devices,
-        classes=classes,
-        claims=claims,
-        templates=templates,
-        pods=pods,
-        events=events,
-        occupancy=occupancy,
-        orphan_results=orphans,
-        availability=availability,
-        counters=counters,
-        taint_rules=rules,
-        pool_problems=bad_pools,
-        health=health,
-        _claims_by_owner=owner_index,
-        _pods_by_claim=by_claim,
-        _events_by_object=by_object,
-        _parsed={Kind.CLAIMS: claim_list, Kind.PODS: pod_list, Kind.TEMPLATES: template_list},
-    )

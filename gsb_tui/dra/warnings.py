@@ -9,7 +9,6 @@ convenience that fills them in.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -237,17 +236,14 @@ class _Kept:
     unlisted: set[ObjKey] = field(default_factory=set)
 
 
-_LAST: list[_Kept] = []
-_LOCK = threading.Lock()
-
-
 def find_warnings(view: DraView) -> tuple[DraWarning, ...]:
     """Every warning about the view. Claims and pods are judged again only where they, or an
     object they read, changed since the last call (at 5,000 of each, judging all of them was
-    a tenth of a repaint); `judge_whole` gives the same without the memo."""
-    with _LOCK:
-        kept = _judge(view)
-        _LAST[:] = [kept]
+    a tenth of a repaint; the last judgement is kept in the memo of the builder that built
+    the view); `judge_whole` gives the same without it."""
+    with view.memo.lock:
+        kept = _judge(view, view.memo.last.get("warnings"))
+        view.memo.last["warnings"] = kept
     return _assembled(kept, view)
 
 
@@ -266,10 +262,9 @@ def _assembled(kept: _Kept, view: DraView) -> tuple[DraWarning, ...]:
     return tuple(sorted(found, key=lambda w: (w.subject, w.code, w.params)))
 
 
-def _judge(view: DraView) -> _Kept:
+def _judge(view: DraView, last: _Kept | None) -> _Kept:
     snapshot = view.snapshot
     knowing = tuple(snapshot.state(k) for k in (Kind.PODS, Kind.CLAIMS, Kind.TEMPLATES))
-    last = _LAST[0] if _LAST else None
     changed = None
     if last is not None and last.knowing == knowing:
         changed = [

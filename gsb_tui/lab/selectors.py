@@ -126,13 +126,15 @@ def judge(
 
     for expression in request.selectors:
         try:
-            cel.compile_selector(expression, driver=driver)
+            cel.compile_selector(expression, driver=driver, session=view.memo.cel)
         except cel.CelUnsupportedError:
             return None
         except cel.CelCompileError as exc:
             return Judged(_compile_reason(expression, driver, exc.message), rejected=True)
     served = Request(request.name, cls.name, request.selectors, "ExactCount", 1, False)
-    preview = cel.explain_request(view.devices, cls, served, (), budget=_BUDGET)
+    preview = cel.explain_request(
+        view.devices, cls, served, (), budget=_BUDGET, session=view.memo.cel
+    )
     if preview.error or preview.unfinished:  # the class does not compile, or out of time
         return None
     in_class = [d for d in view.devices if d.id in set(preview.class_admits)]

@@ -17,8 +17,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from gsb_tui.config import UserConfig, load_config
-from gsb_tui.dra.parsed import parse_ahead
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import ViewBuilder
+from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
@@ -102,6 +102,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         self.changes = ChangeFilter()
         self.dropped_changes = 0  # changes the screen could not show (node heartbeats ...)
         self.view: DraView | None = None
+        self.builder = ViewBuilder()  # the last build's parses and parts, kept for the next
         self.warnings: Sequence[DraWarning] = ()
         self.source_problem = ""
         self.source_finished = False
@@ -215,7 +216,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         if step == "hold":
             snapshot = self.store.snapshot()
             self.dashboard.show_watch(snapshot)
-            parse_ahead(snapshot)  # the kinds listed so far, while the rest come in
+            self.builder.parse_ahead(snapshot)  # the kinds listed so far, while the rest come in
             if self._hold_timer is None:  # a kind that never answers: paint the rest anyway
                 self._hold_timer = self.set_timer(
                     self.first_lists.left(now), lambda: self.post_message(StoreChanged())
@@ -239,7 +240,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         self._paint_timer = None
         self._last_paint = time.monotonic()
         self._frame_pending = True
-        view = build_view(self.store.snapshot())
+        view = self.builder.build(self.store.snapshot())
         self.view = view
         self.painted_revision = view.snapshot.revision
         self.warnings = find_warnings(view)

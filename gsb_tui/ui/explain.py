@@ -93,7 +93,12 @@ def claim_preview(view: DraView, claim: Claim, lang: str = "en") -> ClaimPreview
         # not tainted against it, with capacity left for its share.
         free = [d for d in view.occupancy if d not in blocked]
         previews[request.name] = explain_request(  # on the UI thread: bounded in time
-            view.devices, view.classes.get(request.device_class), request, free, budget=BUDGET
+            view.devices,
+            view.classes.get(request.device_class),
+            request,
+            free,
+            budget=BUDGET,
+            session=view.memo.cel,
         )
         blockers[request.name] = blocked
     return ClaimPreview(previews, blockers=blockers)

@@ -34,9 +34,10 @@ from gsb_tui.cluster.control_plane import ControlPlane, Settings
 from gsb_tui.cluster.rest import Rest, RestError
 from gsb_tui.cluster.seed_profiles import pool_slices
 from gsb_tui.dra.availability import Reason, quantity, share_for
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.cel import RequestPreview, explain_request
 from gsb_tui.dra.model import DeviceId, Request, parse_claim
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
 from gsb_tui.ui import explain

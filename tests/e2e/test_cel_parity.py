@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.cel import evaluate_all
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
 from tests import cel_parity

@@ -108,7 +108,7 @@ async def test_a_failing_check_keeps_the_dashboard_running(
 async def test_a_step_turning_green_is_announced(
     step8: Snapshot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.ui.app import GsbApp
     from gsb_tui.ui.messages import LabFilesChanged
 

@@ -154,7 +154,7 @@ async def test_the_checklist_follows_a_lab_dir_made_anew(
 ) -> None:
     """The App's own watcher: step 1 green, the directory removed (not green any more), made
     again with the answer (green again), with no cluster change to wake the checks."""
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.snapshot import Snapshot
     from gsb_tui.ui.app import GsbApp
     from tests.ui.helpers import wait_until

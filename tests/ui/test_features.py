@@ -531,7 +531,7 @@ def test_taint_rules_said_plainly_when_served_or_not() -> None:
     evicting), or that the API is not served, so only slice taints count."""
     import dataclasses
 
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.snapshot import Kind, KindState
     from gsb_tui.ui.panes.slices import taint_rules_note
     from gsb_tui.words import text
@@ -585,8 +585,8 @@ async def test_a_slice_of_many_devices_is_listed_in_one_line() -> None:
 def test_the_137_fields_are_shown_as_the_driver_published_them() -> None:
     """compatibilityGroups, nodeAllocatableResources on a device; partitionTypeAttribute and
     skipNodeOperations on its slice (1.37's alpha fields, kept only when their gate is on)."""
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.dra.model import parse_slice
-    from gsb_tui.dra.view import build_view
     from gsb_tui.snapshot import Snapshot
     from gsb_tui.ui.features import device_features
     from gsb_tui.ui.slice_text import describe_slice

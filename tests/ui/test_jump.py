@@ -10,8 +10,9 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.natural import natural_key
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.store import Store
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp

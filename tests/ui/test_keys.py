@@ -13,7 +13,8 @@ import pytest
 import yaml
 from textual.widgets import Tabs
 
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp

@@ -12,7 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Tabs
 
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.panes.checklist import first_not_green, step_title

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.model import DeviceId
-from gsb_tui.dra.view import build_view
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.panes.vanished import VanishedDrivers

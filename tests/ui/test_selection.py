@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp

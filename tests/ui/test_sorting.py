@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.natural import natural_key
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.panes.claim_rows import claim_row

@@ -84,7 +84,7 @@ async def test_no_state_id_reaches_the_screen(size: tuple[int, int]) -> None:
 
 
 def test_the_check_command_words_its_states() -> None:
-    from gsb_tui.dra.view import build_view
+    from gsb_tui.dra.builder import build_view
     from gsb_tui.lab import evaluate
     from tests.ui.helpers import NO_LAB_DIR
 

@@ -10,7 +10,7 @@ from typing import Any
 from gsb_tui.dra.alloc.extended import class_for, pod_extended
 from gsb_tui.dra.alloc.from_view import inputs_of
 from gsb_tui.dra.alloc.scheduler import judge_pod
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from gsb_tui.why_cli import answer
 from tests.recorded import profile_snap

@@ -20,8 +20,8 @@ import pytest
 from gsb_tui.dra.cel import (
     CelCompileError,
     CelOutcome,
+    CelSession,
     CelUnsupportedError,
-    clear_caches,
     compile_selector,
     evaluate_all,
     explain_request,
@@ -175,7 +175,7 @@ def test_bind_and_unqualified_names_in_another_domain() -> None:
 
 def test_a_selector_survives_cleared_caches_and_new_device_objects() -> None:
     selector = compile_selector(f"device.attributes['{driver()}'].index == 7")
-    clear_caches()
+    selector.session.clear()
     first = {d.id for d in devices() if selector.evaluate(d).matched}
     # A new snapshot brings new objects for the same devices: same answers.
     fresh = [
@@ -209,11 +209,10 @@ def test_devices_converted_for_one_selector_answer_like_whole_devices(template: 
     less never changes an answer."""
     expression = template.format(d=driver())
     devs = devices()
-    clear_caches()
-    alone = {d.id: compile_selector(expression).evaluate(d) for d in devs}
-    clear_caches()
-    compile_selector("cel.bind(whole, device, true)")  # makes every device convert fully
-    whole = {d.id: compile_selector(expression).evaluate(d) for d in devs}
+    alone_session, whole_session = CelSession(), CelSession()
+    alone = {d.id: alone_session.compile(expression).evaluate(d) for d in devs}
+    whole_session.compile("cel.bind(whole, device, true)")  # makes every device convert fully
+    whole = {d.id: whole_session.compile(expression).evaluate(d) for d in devs}
     assert alone == whole
 
 
@@ -232,13 +231,13 @@ def test_an_invalid_version_attribute_is_an_error_whatever_the_selector_reads() 
 
 
 def test_python_functions_reach_devices_converted_whole() -> None:
-    clear_caches()
-    compile_selector("cel.bind(whole, device, true)")
+    session = CelSession()
+    session.compile("cel.bind(whole, device, true)")
     dev = devices()[0]
-    assert compile_selector("cel.bind(whole, device, true)").evaluate(dev).matched
+    assert session.compile("cel.bind(whole, device, true)").evaluate(dev).matched
     memory = parse_quantity(dev.capacity["memory"]).as_int64()
     asked = f"device.capacity['{driver()}'].memory.asInteger() == {memory}"
-    assert compile_selector(asked).evaluate(dev) == CelOutcome(dev.id, True)
+    assert session.compile(asked).evaluate(dev) == CelOutcome(dev.id, True)
 
 
 # --- compile errors ------------------------------------------------------------------------------

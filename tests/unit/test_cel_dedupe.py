@@ -24,8 +24,8 @@ import pytest
 from gsb_tui.dra.cel import (
     CelCompileError,
     CelOutcome,
+    CelSession,
     Selector,
-    clear_caches,
     compile_selector,
     device_variable,
     evaluate_all,
@@ -192,13 +192,13 @@ def _one_by_one(selector: Selector, devs: Sequence[Device]) -> dict[DeviceId, Ce
     """The reference: every device evaluated with nothing cached (so nothing shared)."""
     out = {}
     for d in devs:
-        clear_caches(results_only=True)
+        selector.session.clear(results_only=True)
         out[d.id] = selector.evaluate(d)
     return out
 
 
 def _in_one_pass(selector: Selector, devs: Sequence[Device]) -> dict[DeviceId, CelOutcome]:
-    clear_caches(results_only=True)
+    selector.session.clear(results_only=True)
     return {d.id: selector.evaluate(d) for d in devs}
 
 
@@ -301,7 +301,6 @@ def test_every_shape_reads_what_it_is_keyed_by() -> None:
 
 
 def test_leaf_keys_keep_types_presence_and_published_names_apart() -> None:
-    clear_caches()
     key = compile_selector(f"{A}.index == 7")._evaluator.plan.key
     by_name = {d.id.device: d for d in POPULATION}
     gpu = next(n for n in by_name if n.endswith("-variant-index-7") and by_name[n].id.driver == GPU)
@@ -340,7 +339,6 @@ def test_devices_with_the_same_values_are_evaluated_once(evaluations: list[str])
     gpus = [d for d in POPULATION if d.id.driver == GPU]
     expression = f"{A}.model == 'LATEST-GPU-MODEL'"
     selector = compile_selector(expression)
-    clear_caches(results_only=True)
     outcomes = [selector.evaluate(d) for d in gpus]
     keys = [selector._evaluator.plan.key(d) for d in gpus if traits(d).convertible]
     alone = sum(1 for d in gpus if not traits(d).convertible) + keys.count(None)
@@ -379,7 +377,6 @@ def test_an_unfinished_outcome_is_not_shared() -> None:
     selector = compile_selector(f"{A}.model == 'LATEST-GPU-MODEL'")
     first, second = [d for d in POPULATION if d.id.driver == GPU][:2]
     assert selector._evaluator.plan.key(first) == selector._evaluator.plan.key(second)
-    clear_caches(results_only=True)
     late = selector.evaluate(first, deadline=time.monotonic() - 1)
     assert late.unfinished
     assert selector.evaluate(second) == CelOutcome(second.id, True)
@@ -421,13 +418,14 @@ def _many_devices(count: int) -> list[Device]:
 
 def test_a_selector_whose_keys_never_repeat_stops_being_keyed(evaluations: list[str]) -> None:
     devs = _many_devices(runtime.SHARING_PROBE + 100)
-    unique = compile_selector(f"{A}.uuid.startsWith('gpu-0000')")
-    model = compile_selector(f"{A}.model == 'LATEST-GPU-MODEL'")
+    session = CelSession()
+    unique = session.compile(f"{A}.uuid.startsWith('gpu-0000')")
+    model = session.compile(f"{A}.model == 'LATEST-GPU-MODEL'")
     for selector in (unique, model):
         _assert_same_outcomes(selector, devs)
     assert not unique._evaluator.sharing
     assert model._evaluator.sharing
-    clear_caches(results_only=True)
+    session.clear(results_only=True)
     evaluations.clear()
     assert [model.evaluate(d) for d in devs] == [model.evaluate(d) for d in devs]
     assert evaluations.count(model.expression) == 2  # two models: two evaluations
@@ -450,13 +448,13 @@ def test_a_preview_in_one_pass_equals_previews_device_by_device() -> None:
         admin_access=False,
     )
     free = [d.id for d in POPULATION[::2]]
-    clear_caches(results_only=True)
-    together = explain_request(POPULATION, cls, request, free)
+    session = CelSession()
+    together = explain_request(POPULATION, cls, request, free, session=session)
     outcomes: dict[DeviceId, CelOutcome] = {}
     admitted: list[DeviceId] = []
     for d in POPULATION:
-        clear_caches(results_only=True)
-        alone = explain_request([d], cls, request, free)
+        session.clear(results_only=True)
+        alone = explain_request([d], cls, request, free, session=session)
         outcomes.update(alone.outcomes)
         admitted.extend(alone.selector_admits)
     assert dict(together.outcomes) == outcomes
@@ -467,12 +465,12 @@ def test_a_preview_in_one_pass_equals_previews_device_by_device() -> None:
     assert any(o.error.startswith("request r: selector #1") for o in outcomes.values())
     assert len(admitted) > 10
     expressions = [*cls.selectors, *request.selectors]
-    clear_caches(results_only=True)
-    all_at_once = evaluate_all(expressions, POPULATION)
+    session.clear(results_only=True)
+    all_at_once = evaluate_all(expressions, POPULATION, session=session)
     one: dict[DeviceId, CelOutcome] = {}
     for d in POPULATION:
-        clear_caches(results_only=True)
-        one.update(evaluate_all(expressions, [d]))
+        session.clear(results_only=True)
+        one.update(evaluate_all(expressions, [d], session=session))
     assert all_at_once == one
 
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from gsb_tui.dra.availability import format_quantity, quantity, share_for
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.model import DeviceId, parse_requests
 from gsb_tui.dra.model.features import DeviceTaint, RequestPolicy, Toleration
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot, obj_key
 from tests.recorded import snap
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from gsb_tui.dra.builder import ViewBuilder, build_view
 from gsb_tui.dra.model import DeviceId, parse_pod
-from gsb_tui.dra.view import build_view
 from gsb_tui.snapshot import Kind, Obj, ObjKey, Snapshot, obj_key
 from tests.recorded import snap, view
 
@@ -231,16 +231,17 @@ def test_every_claim_using_pod_resolves(mark: str) -> None:
 
 
 def test_rebuild_reuses_unchanged_objects_and_sees_changed_ones() -> None:
-    base = snap("step-6")
-    first = build_view(base)
+    base, builder = snap("step-6"), ViewBuilder()
+    first = builder.build(base)
     changed = copy.deepcopy(raw_pod("step-6", "share-b"))
     changed["status"]["phase"] = "Failed"
     pods = dict(base.objects[Kind.PODS])
     pods[obj_key(changed)] = changed
-    second = build_view(with_objects(base, Kind.PODS, pods))
+    second = builder.build(with_objects(base, Kind.PODS, pods))
     assert second.pods[(NS, "share-b")].phase == "Failed"
     assert second.pods[(NS, "share-a")] is first.pods[(NS, "share-a")]
+    assert build_view(base).pods[(NS, "share-a")] is not first.pods[(NS, "share-a")]  # afresh
     assert (
-        build_view(base).pods[(NS, "share-b")].phase
+        builder.build(base).pods[(NS, "share-b")].phase
         == raw_pod("step-6", "share-b")["status"]["phase"]
     )

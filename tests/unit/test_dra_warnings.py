@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.warnings import DraWarning, find_warnings
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind, KindState, Obj, ObjKey, Snapshot, obj_key
 from tests.recorded import snap

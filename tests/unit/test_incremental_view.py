@@ -1,4 +1,4 @@
-"""build_view keeps what it derived while its inputs are the very same objects, patches the
+"""A view builder keeps what it derived while its inputs are the very same objects, patches the
 pod ↔ claim index for the pods a change can touch, and find_warnings judges again only what
 changed or read what changed: after every recorded change (and after
 seeded deletes and re-adds of recorded objects, in random order) each kept or patched part
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from gsb_tui.dra import pod_claims
+from gsb_tui.dra.builder import ViewBuilder
 from gsb_tui.dra.derive import split_generations, time_of
 from gsb_tui.dra.occupancy import compute_occupancy
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import find_warnings, judge_whole
 from gsb_tui.kube.recording import read_changes
 from gsb_tui.kube.store import Change, Store
@@ -79,11 +80,11 @@ def _whole(view: DraView) -> None:
 
 @pytest.mark.parametrize("recording", RECORDINGS, ids=lambda p: p.stem)
 def test_every_recorded_change(recording: Path) -> None:
-    store = Store()
+    store, builder = Store(), ViewBuilder()
     built = 0
     for _, change in read_changes(recording):
         if store.apply(change):
-            _whole(build_view(store.snapshot()))
+            _whole(builder.build(store.snapshot()))
             built += 1
     assert built > 10
 
@@ -103,6 +104,7 @@ def test_shuffled_deletes_and_readds(recording: Path) -> None:
     assert max(sizes) >= 2
     rng = random.Random(f"{SEED}-{recording.stem}")
     gone: list[Change] = []
+    builder = ViewBuilder()
     for _ in range(SHUFFLES):
         snapshot = store.snapshot()
         kind = rng.choice(
@@ -116,9 +118,9 @@ def test_shuffled_deletes_and_readds(recording: Path) -> None:
             obj = rng.choice(objects)
             store.apply(Change(kind, "DELETED", obj=obj))
             gone.append(Change(kind, "ADDED", obj=obj))
-        view = build_view(store.snapshot())
+        view = builder.build(store.snapshot())
         _whole(view)
     # Unchanged input, unchanged parts: the very same objects (what panes compare by `is`).
-    again = build_view(store.snapshot())
+    again = builder.build(store.snapshot())
     assert again.claims is view.claims and again.pods is view.pods
     assert again.occupancy is view.occupancy and again._pods_by_claim is view._pods_by_claim

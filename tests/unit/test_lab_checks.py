@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import read_changes
 from gsb_tui.kube.store import Store
 from gsb_tui.lab import checks, evaluate, example_text, findings, to_json, to_text

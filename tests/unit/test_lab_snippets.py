@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.lab import checks, example_text
 from gsb_tui.lab.files import LabFiles
 from gsb_tui.snapshot import Kind, Snapshot

@@ -15,7 +15,8 @@ from typing import NoReturn
 import pytest
 
 from gsb_tui.dra import cel
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.lab import checks, example_text, selectors
 from gsb_tui.lab.files import LabFiles
 from gsb_tui.lab.verdict import SubCheck, Verdict

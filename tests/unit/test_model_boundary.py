@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from gsb_tui.check_cli import malformed_findings
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.cel import evaluate_all
 from gsb_tui.dra.model import fields as f
 from gsb_tui.dra.model import parse_pod, parse_slice
 from gsb_tui.dra.model.malformed import as_json, object_text
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from gsb_tui.why_cli import answer
 from tests.recorded import snap

@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from gsb_tui.check_cli import malformed_findings
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.cel import CelCompileError, evaluate_all
 from gsb_tui.dra.device_rows import device_rows, summary
 from gsb_tui.dra.model.malformed import as_json, object_text
 from gsb_tui.dra.pool_status import compare
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.kube.recording import read_changes
 from gsb_tui.kube.store import Store

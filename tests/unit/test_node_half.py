@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
+from gsb_tui.dra.builder import ViewBuilder, build_view
 from gsb_tui.dra.device_rows import device_rows, summary
 from gsb_tui.dra.health import RANK, compute_health, match_device, results_for
 from gsb_tui.dra.model import DeviceId, Pod, parse_pod
 from gsb_tui.dra.node_side import kubelet_blocker, vanished_pools
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
 from gsb_tui.snapshot import Kind, KindState, Snapshot
 from tests.recorded import view as lab_view
@@ -258,8 +259,9 @@ def test_a_report_naming_no_device_is_kept_with_its_claim() -> None:
 
 
 def test_the_health_is_kept_while_pods_and_claims_are_the_same() -> None:
-    first = build_view(objects.unhealthy())
-    assert build_view(first.snapshot).health is first.health
+    builder = ViewBuilder()
+    first = builder.build(objects.unhealthy())
+    assert builder.build(first.snapshot).health is first.health
 
 
 def test_device_rows_carry_the_health_and_the_summary_counts_it() -> None:

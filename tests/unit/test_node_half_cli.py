@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gsb_tui import devices_cli, why_cli
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.why_cli import answer
 from gsb_tui.words import text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.natural import natural_key, natural_sorted
 from gsb_tui.dra.node_summary import (
     NAMED_UNAVAILABLE,
@@ -16,7 +17,7 @@ from gsb_tui.dra.node_summary import (
     ledger_entries,
     model_of,
 )
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from tests.recorded import profile_view
 from tests.unit import node_half_objects as objects
 

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from gsb_tui.devices_cli import _pool_json, _pool_lines, _request_json
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.pool_status import _MOVES, FIELDS, PoolComparison, PoolStatus, compare
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Kind, KindState, Snapshot, obj_key
 from gsb_tui.words import CATALOG, text
 from tests.recorded import view as lab_view

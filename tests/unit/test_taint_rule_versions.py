@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gsb_tui.dra.alloc.from_view import inputs_of
-from gsb_tui.dra.view import build_view
+from gsb_tui.dra.builder import build_view
 from gsb_tui.kube.pages import Fetched
 from gsb_tui.kube.reflector import Reflector
 from gsb_tui.snapshot import KINDS, Kind, Snapshot, obj_key

@@ -10,7 +10,8 @@ from typing import Any
 
 from gsb_tui.dra.alloc import verdicts as verdicts_module
 from gsb_tui.dra.alloc.verdicts import AllocatorSession
-from gsb_tui.dra.view import DraView, build_view
+from gsb_tui.dra.builder import ViewBuilder
+from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from tests.recorded import snap
 
@@ -29,21 +30,21 @@ def _pending(view: DraView) -> Any:
 
 def test_an_event_keeps_the_verdict_and_a_claim_change_does_not() -> None:
     base = snap("step-8")
-    session = AllocatorSession()
-    first = build_view(base)
+    session, builder = AllocatorSession(), ViewBuilder()
+    first = builder.build(base)
     pod = _pending(first)
     verdict = session.verdicts(first, 10.0).pod(pod)
     assert verdict is not None and verdict.fits is False
 
     event = copy.deepcopy(next(iter(base.objects[Kind.EVENTS].values())))
     event["metadata"]["name"] = "one-more-event"
-    second = build_view(_with(base, Kind.EVENTS, event))
+    second = builder.build(_with(base, Kind.EVENTS, event))
     assert session.verdicts(second, 10.0).pod(_pending(second), decide=False) is verdict
     assert AllocatorSession().verdicts(second, 10.0).pod(_pending(second), decide=False) is None
 
     claim = copy.deepcopy(next(iter(base.objects[Kind.CLAIMS].values())))
     claim["metadata"]["name"] = "another-claim"
-    third = build_view(_with(base, Kind.CLAIMS, claim))
+    third = builder.build(_with(base, Kind.CLAIMS, claim))
     assert session.verdicts(third, 10.0).pod(_pending(third), decide=False) is None
     again = session.verdicts(third, 10.0).pod(_pending(third))
     assert again is not None and again.fits == verdict.fits
@@ -51,11 +52,11 @@ def test_an_event_keeps_the_verdict_and_a_claim_change_does_not() -> None:
 
 def test_verdicts_do_not_carry_past_their_time(monkeypatch: Any) -> None:
     base = snap("step-8")
-    session = AllocatorSession()
-    first = build_view(base)
+    session, builder = AllocatorSession(), ViewBuilder()
+    first = builder.build(base)
     assert session.verdicts(first, 10.0).pod(_pending(first)) is not None
     monkeypatch.setattr(verdicts_module, "CARRY_S", 0.0)
     event = copy.deepcopy(next(iter(base.objects[Kind.EVENTS].values())))
     event["metadata"]["name"] = "later-event"
-    second = build_view(_with(base, Kind.EVENTS, event))
+    second = builder.build(_with(base, Kind.EVENTS, event))
     assert session.verdicts(second, 10.0).pod(_pending(second), decide=False) is None

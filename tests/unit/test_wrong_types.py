@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from gsb_tui.dra.builder import build_view
 from gsb_tui.dra.device_rows import device_rows, summary
-from gsb_tui.dra.view import build_view
 from gsb_tui.snapshot import Kind, Snapshot, obj_key
 from gsb_tui.why_cli import answer
 from tests.recorded import snap

@@ -39,9 +39,7 @@ def _selectable(req: Req, inputs: Inputs, device: SliceDevice, node: NodeFacts) 
     ] + [x or "" for x in req.selectors]
     for expression in exprs:
         try:
-            outcome = cel.compile_selector(expression, driver=device.id.driver).evaluate(
-                device.model
-            )
+            outcome = inputs.cel.compile(expression, device.id.driver).evaluate(device.model)
         except (cel.CelCompileError, cel.CelUnsupportedError):
             return False
         if outcome.error or not outcome.matched:

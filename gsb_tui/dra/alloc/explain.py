@@ -209,7 +209,9 @@ def node_blockers(
 
 
 def _pool_blockers(judgement: PodJudgement, inputs: Inputs, node: NodeFacts) -> list[NodeBlocker]:
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
+    allocator = Allocator(
+        inputs.features, inputs.state, inputs.classes, inputs.index, None, inputs.cel
+    )
     pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.index)
     out = []
     for pool in pools:
@@ -300,7 +302,9 @@ def _request_blockers(
 def _allocation_blockers(
     to_allocate: list[ClaimInput], inputs: Inputs, node: NodeFacts
 ) -> list[NodeBlocker]:
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
+    allocator = Allocator(
+        inputs.features, inputs.state, inputs.classes, inputs.index, None, inputs.cel
+    )
     pools = gather_pools(allocator.slices_for(node), node, inputs.features, inputs.index)
     out: list[NodeBlocker] = []
     for pool in pools:
@@ -367,7 +371,9 @@ def _joint_blocker(
     if not constrained:
         return None
     relaxed = [replace(c, constraints=()) for c in to_allocate]
-    allocator = Allocator(inputs.features, inputs.state, inputs.classes, inputs.index)
+    allocator = Allocator(
+        inputs.features, inputs.state, inputs.classes, inputs.index, None, inputs.cel
+    )
     try:
         found = allocator.allocate(node, relaxed)
     except (AllocError, NodeFailure, Undecided):
@@ -380,3 +386,8 @@ def _joint_blocker(
         for c in claim.constraints
     )
     return NodeBlocker("constraint", "constraint", claim=claim.ref, detail=words)
+
+
+def _allocator(inputs: Inputs) -> Allocator:
+    """An allocator over the inputs, without a deadline, evaluating in their CEL session."""
+    return Allocator(inputs.features, inputs.state, inputs.classes, inputs.index, None, inputs.cel)

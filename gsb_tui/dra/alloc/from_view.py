@@ -83,4 +83,5 @@ def inputs_of(
         rules=rules,
         features=stored_gates(features_for(snap.server_version), read, claims),
         read=read,
+        cel=view.memo.cel,
     )

@@ -31,6 +31,7 @@ from gsb_tui.dra.alloc.results import (
 )
 from gsb_tui.dra.alloc.search import Allocator
 from gsb_tui.dra.alloc.state import allocated_state, rule_taints
+from gsb_tui.dra.cel import CelSession
 from gsb_tui.dra.model import TaintRule
 from gsb_tui.dra.model.base import _d, _l
 from gsb_tui.snapshot import Obj
@@ -62,6 +63,9 @@ class Inputs:
     nodes: list[NodeFacts]
     state: AllocatedState
     features: Features = DEFAULT_FEATURES
+    # whose compiled selectors and prepared devices the judgements use (the view builder's
+    # for the dashboard; a fresh one keeps nothing)
+    cel: CelSession = field(default_factory=CelSession)
 
 
 def prepare(
@@ -72,6 +76,7 @@ def prepare(
     rules: Sequence[TaintRule] = (),
     features: Features = DEFAULT_FEATURES,
     read: Sequence[ReadSlice] | None = None,
+    cel: CelSession | None = None,
 ) -> Inputs:
     """The inputs of every judgement on one snapshot; `read`: the slices already read (in
     the order of `slices`), when the caller has them."""
@@ -93,6 +98,7 @@ def prepare(
         nodes=sorted((node_facts(n) for n in nodes), key=lambda n: n.name),
         state=allocated_state(claims),
         features=features,
+        cel=cel or CelSession(),
     )
 
 
@@ -213,7 +219,7 @@ def judge_pod(
         return _nowhere(judgement, "extended-claim", text)
     deadline = time.monotonic() + budget_s
     allocator = (
-        Allocator(inputs.features, inputs.state, inputs.classes, inputs.index, deadline)
+        Allocator(inputs.features, inputs.state, inputs.classes, inputs.index, deadline, inputs.cel)
         if judgement.to_allocate or judgement.extended
         else None
     )

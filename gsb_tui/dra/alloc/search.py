@@ -59,7 +59,9 @@ class Allocator:
         classes: Mapping[str, Obj],
         slices: SliceIndex,
         deadline: float | None = None,
+        session: cel.CelSession | None = None,
     ) -> None:
+        self.cel = session or cel.CelSession()  # whose compiled selectors it evaluates
         self.features = features
         self.state = state
         self.classes = classes
@@ -292,7 +294,7 @@ class _Run:
     ) -> bool:
         for i, expression in enumerate(selectors):
             try:
-                selector = cel.compile_selector(expression, driver=device.id.driver)
+                selector = self.a.cel.compile(expression, device.id.driver)
             except cel.CelUnsupportedError as exc:
                 raise Undecided(f"{who}: selector #{i}: {exc}") from exc
             except cel.CelCompileError as exc:

@@ -21,6 +21,9 @@ How (see docs/CEL.md for the measurements behind it):
   re-evaluating on every cluster change only costs a dictionary lookup for devices that did
   not change. Devices that hold the same values where a selector looks (projection.py's key)
   share one evaluation. interp.py is cel-go's semantics, runtime cost count and wording.
+  Compiled selectors and prepared devices belong to a CelSession (selector.py), owned by
+  whoever evaluates: a view builder's memo (derive.Memo.cel) for the dashboard and the lab
+  checks; a call without one gets a fresh session and keeps nothing.
   Every evaluation is bounded in time (`budget`).
 - many devices (preview.py): `evaluate_all`, and `explain_request` for the dashboard's preview.
 
@@ -38,7 +41,7 @@ from gsb_tui.dra.cel.prepared import library
 from gsb_tui.dra.cel.preview import RequestPreview, evaluate_all, explain_request
 from gsb_tui.dra.cel.quantity import parse_quantity
 from gsb_tui.dra.cel.runtime import EVALUATION_BUDGET
-from gsb_tui.dra.cel.selector import Selector, clear_caches, compile_selector
+from gsb_tui.dra.cel.selector import CelSession, Selector, compile_selector
 from gsb_tui.dra.cel.semver import parse_semver
 
 # Seconds the dashboard gives one request's preview on its UI thread (devices not reached in
@@ -52,10 +55,10 @@ __all__ = [
     "PREVIEW_BUDGET",
     "CelCompileError",
     "CelOutcome",
+    "CelSession",
     "CelUnsupportedError",
     "RequestPreview",
     "Selector",
-    "clear_caches",
     "compile_selector",
     "device_variable",
     "evaluate_all",

@@ -2,9 +2,10 @@
 
 An entry holds the device's typed `device` value (device.py, then interp.device_value), built
 when a selector first has to run on it and holding only what compiled selectors read
-(check.needs, registered here by `require`), the device's traits (device.traits: whether
-projection.py can key it) and its results by expression. Outcomes shared by projection key
-live on each runtime.Evaluator, valid while `shared_epoch` is unchanged. A new object for the
+(check.needs, registered by `require`), the device's traits (device.traits: whether
+projection.py can key it) and its results by expression. The entries are one CEL session's
+(PreparedDevices; selector.CelSession). Outcomes shared by projection key live on each
+runtime.Evaluator, valid while its session's `shared_epoch` is unchanged. A new object for the
 same device (a new snapshot) keeps its entry when its content did not change. `library()`
 loads the CEL library, which only words syntax errors as cel-go does (selector.py).
 """
@@ -44,46 +45,94 @@ class Prepared:
     fingerprint: str = ""  # "" until a second object for the same device has to be compared
     typed: Any = None  # the device as interp.py sees it, or None when it cannot be represented
     error: str = ""
-    needs_version: int = -1  # which _needs `typed` holds (-1: not built yet)
+    needs_version: int = -1  # which of the session's needs `typed` holds (-1: not built)
     results: dict[str, CelOutcome] = field(default_factory=dict)
     # device.traits, on first use (fields, not the tuple: one object less per device)
     convertible: bool | None = None  # None: not known yet
 
 
 _MAX_PREPARED = 20_000
-_prepared_devices: dict[tuple[DeviceId, str], Prepared] = {}
-# Bumped by clear(): every selector's outcomes shared by projection key (runtime.py) are gone.
-shared_epoch = 0
-# What the compiled selectors read, together: each device's context holds just that.
-_needs: set[check.Leaf] = set()
-_needs_version = 0
-epoch = 0  # bumped by clear(): compiled selectors register their needs again
 
 
-@lru_cache(maxsize=1)
-def _frozen_needs_at(version: int) -> frozenset[check.Leaf]:
-    return frozenset(_needs)
+class PreparedDevices:
+    """One CEL session's device entries (selector.CelSession owns them), and what the
+    session's compiled selectors read, together: each device's typed value holds just that."""
 
+    def __init__(self) -> None:
+        self.entries: dict[tuple[DeviceId, str], Prepared] = {}
+        # Bumped by clear(): every selector's outcomes shared by projection key are gone.
+        self.shared_epoch = 0
+        self.epoch = 0  # bumped by clear(): compiled selectors register their needs again
+        self._needs: set[check.Leaf] = set()
+        self._needs_version = 0
+        self._frozen: tuple[int, frozenset[check.Leaf]] = (-1, frozenset())
 
-def _frozen_needs() -> frozenset[check.Leaf]:
-    return _frozen_needs_at(_needs_version)
+    def _frozen_needs(self) -> frozenset[check.Leaf]:
+        if self._frozen[0] != self._needs_version:
+            self._frozen = (self._needs_version, frozenset(self._needs))
+        return self._frozen[1]
 
+    def _covered(self, leaf: check.Leaf) -> bool:
+        needs = self._needs
+        if leaf in needs or check.WHOLE in needs:
+            return True
+        return len(leaf) == 3 and bool({(leaf[0], "*", "*"), (leaf[0], leaf[1], "*")} & needs)
 
-def _covered(leaf: check.Leaf) -> bool:
-    if leaf in _needs:
-        return True
-    if check.WHOLE in _needs:
-        return True
-    return len(leaf) == 3 and bool({(leaf[0], "*", "*"), (leaf[0], leaf[1], "*")} & _needs)
+    def require(self, leaves: frozenset[check.Leaf]) -> None:
+        """Make prepared devices hold these leaves too (rebuilt lazily, results kept)."""
+        missing = {leaf for leaf in leaves if not self._covered(leaf)}
+        if missing:
+            self._needs.update(missing)
+            self._needs_version += 1
 
+    def prepare(self, device: Device) -> Prepared:
+        """The cache entry of a device, replaced only when the device's content changed (its
+        typed value is built by contextualise, when a selector has to run on it)."""
+        key = (device.id, device.slice_name)
+        entries = self.entries
+        entry = entries.get(key)
+        if entry is not None and entry.device.raw is not device.raw:
+            # Another object for the same device (a new snapshot): reuse it if nothing changed.
+            fingerprint = _fingerprint(device)
+            if not entry.fingerprint:
+                entry.fingerprint = _fingerprint(entry.device)
+            if entry.fingerprint != fingerprint:
+                entry = None
+            else:
+                entry.device = device
+        if entry is not None:
+            return entry
+        if len(entries) >= _MAX_PREPARED:
+            entries.clear()
+        entry = entries[key] = Prepared(device)
+        return entry
 
-def require(leaves: frozenset[check.Leaf]) -> None:
-    """Make prepared devices hold these leaves too (rebuilt lazily, results kept)."""
-    global _needs_version
-    missing = {leaf for leaf in leaves if not _covered(leaf)}
-    if missing:
-        _needs.update(missing)
-        _needs_version += 1
+    def contextualise(self, entry: Prepared) -> None:
+        """Build the entry's typed value, again when selectors now read more of the device
+        (its cached results stay valid)."""
+        if entry.needs_version != self._needs_version:
+            entry.typed, entry.error = self._typed(entry.device)
+            entry.needs_version = self._needs_version
+
+    def _typed(self, device: Device) -> tuple[Any, str]:
+        try:
+            variable = device_variable(device, self._frozen_needs())
+        except DeviceError as exc:
+            return None, str(exc)
+        return device_value(variable), ""
+
+    def clear(self, *, results_only: bool = False) -> None:
+        """Forget cached results, and unless results_only also the prepared devices and what
+        compiled selectors registered (they register again on their next evaluation)."""
+        self.shared_epoch += 1
+        if results_only:
+            for entry in self.entries.values():
+                entry.results.clear()
+            return
+        self.entries.clear()
+        self._needs.clear()
+        self._needs_version += 1
+        self.epoch += 1
 
 
 def _fingerprint(device: Device) -> str:
@@ -94,60 +143,7 @@ def _fingerprint(device: Device) -> str:
     )
 
 
-def prepare(device: Device) -> Prepared:
-    """The cache entry of a device, replaced only when the device's content changed (its
-    typed value is built by contextualise, when a selector has to run on it)."""
-    key = (device.id, device.slice_name)
-    entry = _prepared_devices.get(key)
-    if entry is not None and entry.device.raw is not device.raw:
-        # Another object for the same device (a new snapshot): reuse it if nothing changed.
-        fingerprint = _fingerprint(device)
-        if not entry.fingerprint:
-            entry.fingerprint = _fingerprint(entry.device)
-        if entry.fingerprint != fingerprint:
-            entry = None
-        else:
-            entry.device = device
-    if entry is not None:
-        return entry
-    if len(_prepared_devices) >= _MAX_PREPARED:
-        _prepared_devices.clear()
-    entry = _prepared_devices[key] = Prepared(device)
-    return entry
-
-
-def contextualise(entry: Prepared) -> None:
-    """Build the entry's typed value, again when selectors now read more of the device (its
-    cached results stay valid)."""
-    if entry.needs_version != _needs_version:
-        entry.typed, entry.error = _typed(entry.device)
-        entry.needs_version = _needs_version
-
-
 def know(entry: Prepared) -> bool:
     """Fill in the entry's traits (device.traits); whether projection.py can key it."""
     entry.convertible = traits(entry.device).convertible
     return entry.convertible
-
-
-def _typed(device: Device) -> tuple[Any, str]:
-    try:
-        variable = device_variable(device, _frozen_needs())
-    except DeviceError as exc:
-        return None, str(exc)
-    return device_value(variable), ""
-
-
-def clear(*, results_only: bool = False) -> None:
-    """Forget cached results, and unless results_only also the prepared devices and what
-    compiled selectors registered (they register again on their next evaluation)."""
-    global _needs_version, epoch, shared_epoch
-    shared_epoch += 1
-    if results_only:
-        for entry in _prepared_devices.values():
-            entry.results.clear()
-        return
-    _prepared_devices.clear()
-    _needs.clear()
-    _needs_version += 1
-    epoch += 1

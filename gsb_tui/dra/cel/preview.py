@@ -2,7 +2,7 @@
 request's preview (`explain_request`): the DeviceClass selectors, then the request's, then which
 of the admitted devices are free, as the allocator goes.
 
-Each device's selectors run in order under selector.py's lock, stopping at the first false or
+Each device's selectors run in order under their CEL session's lock, stopping at the first false or
 error, on the device's one cache entry (prepared.py). An optional time `budget` for a whole call
 bounds it: devices not reached in time get an `unfinished` outcome.
 """
@@ -18,7 +18,7 @@ from typing import Any
 from gsb_tui.dra.cel import prepared, runtime
 from gsb_tui.dra.cel.errors import CelCompileError
 from gsb_tui.dra.cel.outcome import CelOutcome
-from gsb_tui.dra.cel.selector import Selector, compile_selector, lock
+from gsb_tui.dra.cel.selector import CelSession, Selector
 from gsb_tui.dra.model import Device, DeviceClass, DeviceId, Request
 from gsb_tui.words import t
 
@@ -50,12 +50,11 @@ def _evaluate_chain(
 ) -> CelOutcome:
     """AND over selectors in order, stopping at the first false or error (like the allocator).
 
-    `entry` is the device's from prepared.prepare, looked up once for all its selectors; the
-    caller holds the lock."""
+    `entry` is the device's from its session's `prepare`, looked up once for all its
+    selectors; the caller holds the session's lock."""
     outcome = None
     for i, selector in enumerate(selectors):
-        if selector._epoch != prepared.epoch:
-            selector._register()
+        selector.registered()
         outcome = runtime.evaluate_prepared(selector._evaluator, entry, deadline)
         if outcome.unfinished:
             return outcome
@@ -68,22 +67,29 @@ def _evaluate_chain(
 
 
 def evaluate_all(
-    expressions: Sequence[str], devices: Sequence[Device], *, budget: float | None = None
+    expressions: Sequence[str],
+    devices: Sequence[Device],
+    *,
+    budget: float | None = None,
+    session: CelSession | None = None,
 ) -> dict[DeviceId, CelOutcome]:
     """A device matches only when every expression is true; the first error wins.
 
     Raises CelCompileError for an expression that does not compile. With a `budget` (seconds
-    for the whole call), devices not reached in time get an `unfinished` outcome."""
+    for the whole call), devices not reached in time get an `unfinished` outcome. `session`:
+    whose caches to use (a fresh one when not given)."""
+    session = session or CelSession()
     driver = devices[0].id.driver if devices else ""
-    selectors = [compile_selector(e, driver=driver) for e in expressions]
+    selectors = [session.compile(e, driver) for e in expressions]
     deadline = _deadline(budget)
     out: dict[DeviceId, CelOutcome] = {}
+    prepare, lock = session.devices.prepare, session.lock
     for d in devices:
         if _past(deadline):
             out[d.id] = _unfinished(d)
         else:
             with lock:
-                out[d.id] = _evaluate_chain(selectors, d, "", deadline, prepared.prepare(d))
+                out[d.id] = _evaluate_chain(selectors, d, "", deadline, prepare(d))
     return out
 
 
@@ -121,11 +127,13 @@ def explain_request(
     free: Collection[DeviceId],
     *,
     budget: float | None = None,
+    session: CelSession | None = None,
 ) -> RequestPreview:
     """Which devices a request could get: class selectors, then request selectors, then free.
 
     With a `budget` (seconds for the whole call), devices not reached in time get an
-    `unfinished` outcome (RequestPreview.unfinished counts them)."""
+    `unfinished` outcome (RequestPreview.unfinished counts them). `session`: whose caches to
+    use (a fresh one when not given)."""
     needed = None if request.allocation_mode == "All" else request.count
 
     def preview(**more: Any) -> RequestPreview:
@@ -142,10 +150,11 @@ def explain_request(
 
     if device_class is None:
         return preview(class_missing=True)
+    session = session or CelSession()
     driver = view_devices[0].id.driver if view_devices else ""
     try:
-        class_selectors = [compile_selector(e, driver=driver) for e in device_class.selectors]
-        request_selectors = [compile_selector(e, driver=driver) for e in request.selectors]
+        class_selectors = [session.compile(e, driver) for e in device_class.selectors]
+        request_selectors = [session.compile(e, driver) for e in request.selectors]
     except CelCompileError as exc:
         return preview(error=exc.message, hint=exc.hint)
     outcomes: dict[DeviceId, CelOutcome] = {}
@@ -158,8 +167,8 @@ def explain_request(
         if _past(deadline):
             outcomes[device.id] = _unfinished(device)
             continue
-        with lock:
-            entry = prepared.prepare(device)
+        with session.lock:
+            entry = session.devices.prepare(device)
             outcome = _evaluate_chain(class_selectors, device, class_prefix, deadline, entry)
             if outcome.matched:
                 class_admits.append(device.id)

@@ -3,9 +3,9 @@ wording), Kubernetes' functions, cached results.
 
 Each device becomes one typed `device` value (device.py, interp.device_value), built once per
 device content when a selector first has to run on it, and holding only what compiled
-selectors read (check.needs): prepared.py keeps them. Results are cached per (device,
-expression), so re-evaluating on every cluster change is a dictionary lookup for devices that
-did not change.
+selectors read (check.needs): prepared.py keeps them, per CEL session. Results are cached per
+(device, expression), so re-evaluating on every cluster change is a dictionary lookup for
+devices that did not change.
 
 Devices are not all evaluated: a device whose values where a selector looks equal those of a
 device evaluated before (projection.py's key, read from the served object) gets that device's
@@ -24,7 +24,7 @@ from typing import Any
 
 from gsb_tui.dra.cel import check, interp, prepared, projection
 from gsb_tui.dra.cel.outcome import CelOutcome
-from gsb_tui.dra.cel.prepared import Prepared, prepare
+from gsb_tui.dra.cel.prepared import Prepared, PreparedDevices
 from gsb_tui.dra.model import Device, DeviceId
 from gsb_tui.words import t
 
@@ -44,6 +44,7 @@ class Evaluator:
     expression: str
     program: interp.Program
     needs: frozenset[check.Leaf]
+    devices: PreparedDevices  # the session's device entries it evaluates on
     # How to key devices whose outcome is the same (projection.py); None: every device runs.
     plan: projection.Plan | None = field(init=False)
 
@@ -52,14 +53,14 @@ class Evaluator:
         # Outcomes by projection key: what the selector gave on a device holding those values
         # where it looks.
         self.shared: dict[Any, CelOutcome] = {}
-        self.shared_epoch = prepared.shared_epoch
+        self.shared_epoch = self.devices.shared_epoch
         self.sharing = True  # False once keys turned out (nearly) all different
         self.hits = self.misses = 0
 
     def share_again(self) -> None:
         """The caches were cleared: no shared outcomes, and keys are worth trying again."""
         self.shared = {}
-        self.shared_epoch = prepared.shared_epoch
+        self.shared_epoch = self.devices.shared_epoch
         self.sharing = True
         self.hits = self.misses = 0
 
@@ -69,7 +70,7 @@ def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> Ce
 
     `deadline` (time.monotonic) bounds this evaluation besides EVALUATION_BUDGET; past it the
     outcome is `unfinished` and not cached."""
-    entry = prepare(device)
+    entry = ev.devices.prepare(device)
     outcome = entry.results.get(ev.expression)
     if outcome is not None:
         return outcome
@@ -77,13 +78,14 @@ def evaluate(ev: Evaluator, device: Device, deadline: float | None = None) -> Ce
 
 
 def evaluate_prepared(ev: Evaluator, entry: Prepared, deadline: float | None) -> CelOutcome:
-    """`evaluate` on a device's entry from `prepare` (one entry for all selectors of a chain)."""
+    """`evaluate` on a device's entry from the session's `prepare` (one entry for all selectors
+    of a chain)."""
     expression = ev.expression
     outcome = entry.results.get(expression)
     if outcome is not None:
         return outcome
     if ev.plan is not None:  # inline: this runs for every device of every preview
-        if ev.shared_epoch != prepared.shared_epoch:
+        if ev.shared_epoch != ev.devices.shared_epoch:
             ev.share_again()
         convertible = entry.convertible
         if convertible is None and ev.sharing:
@@ -171,7 +173,7 @@ def _evaluate(
     if entry.convertible is None:
         prepared.know(entry)
     try:
-        prepared.contextualise(entry)
+        ev.devices.contextualise(entry)
         outcome = _run(ev.program, device.id, entry, limit)
     except _TimedOut:
         return CelOutcome(device.id, False, t("cel.timeout"), unfinished=True)

@@ -11,11 +11,8 @@ package's __init__ is the face that callers import from.
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
 
 from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, stackless, syntax, validate
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
@@ -26,34 +23,68 @@ from gsb_tui.dra.cel.types import ANY, BOOL, TypeDepthError
 from gsb_tui.dra.model import Device
 from gsb_tui.words import t
 
-# The dashboard previews selectors while the lab checks judge step 5 on a worker thread; the
-# compiled-selector and device-context caches are shared, so one thread at a time. The lock is
-# held for one compile or one device's evaluation (its selectors in turn), never for a whole
-# request, so a caller waits at most one device's (bounded) evaluations for another thread.
-lock = threading.RLock()
-_F = TypeVar("_F", bound=Callable[..., Any])
+_MAX_CACHED = 4096  # expressions typed one keystroke at a time must not grow these forever
 
 
-def _serialised(fn: _F) -> _F:
-    @functools.wraps(fn)
-    def locked(*args: Any, **kwargs: Any) -> Any:
-        with lock:
-            return fn(*args, **kwargs)
+class CelSession:
+    """One owner's compiled selectors and prepared devices (a view builder's memo holds the
+    watcher's: derive.Memo.cel; a fresh one evaluates once, keeping nothing for later).
 
-    return cast(_F, locked)
+    The dashboard previews selectors while the lab checks judge step 5 on a worker thread:
+    one thread at a time in a session. The lock is held for one compile or one device's
+    evaluation (its selectors in turn), never for a whole request, so a caller waits at most
+    one device's (bounded) evaluations for another thread."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.devices = prepared.PreparedDevices()
+        self._compiled: dict[str, Selector] = {}
+        self._failed: dict[tuple[str, str], CelCompileError] = {}
+
+    def compile(self, expression: str, driver: str = "") -> Selector:
+        """Compile once per expression text; CelCompileError reads like the API server's
+        rejection. `driver` only improves hints (the domain in `device.attributes['<driver>']`)."""
+        with self.lock:
+            selector = self._compiled.get(expression)
+            if selector is not None:
+                return selector
+            failure = self._failed.get((expression, driver))
+            if failure is not None:
+                raise type(failure)(failure.message, failure.hint, failure.fix, expression)
+            if len(self._compiled) + len(self._failed) >= _MAX_CACHED:
+                self._compiled.clear()
+                self._failed.clear()
+            try:
+                selector = _compile(self, expression, driver)
+            except CelCompileError as exc:
+                self._failed[(expression, driver)] = exc
+                raise
+            self._compiled[expression] = selector
+            return selector
+
+    def clear(self, *, results_only: bool = False) -> None:
+        """Forget cached results, and unless results_only also prepared devices and compiled
+        selectors (benchmarks measure a cold session with it)."""
+        with self.lock:
+            self.devices.clear(results_only=results_only)
+            if not results_only:
+                self._compiled.clear()
+                self._failed.clear()
 
 
 class Selector:
-    """A compiled selector. `evaluate` caches per device content, so calling it again on every
-    snapshot is cheap."""
+    """A compiled selector of one session. `evaluate` caches per device content, so calling it
+    again on every snapshot is cheap."""
 
     def __init__(
         self,
+        session: CelSession,
         expression: str,
         evaluator: Evaluator,
         output: str,
         max_cost: int,
     ) -> None:
+        self.session = session
         self.expression = expression
         self.output_type = output  # "bool", or "any" for e.g. a boolean attribute on its own
         self.needs = evaluator.needs  # the parts of a device it reads
@@ -64,46 +95,27 @@ class Selector:
     def __repr__(self) -> str:
         return f"Selector({self.expression!r})"
 
-    @_serialised
     def evaluate(self, device: Device, deadline: float | None = None) -> CelOutcome:
         """The outcome on one device; `deadline` (time.monotonic()) bounds it besides the
         per-evaluation budget (an unfinished outcome then, not cached)."""
-        if self._epoch != prepared.epoch:
-            self._register()
-        return runtime.evaluate(self._evaluator, device, deadline)
+        with self.session.lock:
+            self.registered()
+            return runtime.evaluate(self._evaluator, device, deadline)
 
-    def _register(self) -> None:
-        """Register what it reads again: caches were cleared since it registered."""
-        prepared.require(self.needs)
-        self._epoch = prepared.epoch
-
-
-_compiled: dict[str, Selector] = {}
-_failed: dict[tuple[str, str], CelCompileError] = {}
-_MAX_CACHED = 4096  # expressions typed one keystroke at a time must not grow these forever
+    def registered(self) -> None:
+        """Register what it reads again when the session's caches were cleared since (the
+        caller holds the session's lock)."""
+        devices = self.session.devices
+        if self._epoch != devices.epoch:
+            devices.require(self.needs)
+            self._epoch = devices.epoch
 
 
-@_serialised
-def compile_selector(expression: str, *, driver: str = "") -> Selector:
-    """Compile once per expression text; CelCompileError reads like the API server's rejection.
-
-    `driver` only improves hints (e.g. the domain in `device.attributes['<driver>'].index`)."""
-    selector = _compiled.get(expression)
-    if selector is not None:
-        return selector
-    failure = _failed.get((expression, driver))
-    if failure is not None:
-        raise type(failure)(failure.message, failure.hint, failure.fix, expression)
-    if len(_compiled) + len(_failed) >= _MAX_CACHED:
-        _compiled.clear()
-        _failed.clear()
-    try:
-        selector = _compile(expression, driver)
-    except CelCompileError as exc:
-        _failed[(expression, driver)] = exc
-        raise
-    _compiled[expression] = selector
-    return selector
+def compile_selector(
+    expression: str, *, driver: str = "", session: CelSession | None = None
+) -> Selector:
+    """`session.compile`; without a session, in a fresh one (nothing kept for later calls)."""
+    return (session or CelSession()).compile(expression, driver)
 
 
 _SYNTAX_PREFIX = re.compile(r"^Failed to parse expression .*?: (?=ERROR: )", re.DOTALL)
@@ -111,7 +123,7 @@ _SYNTAX_PREFIX = re.compile(r"^Failed to parse expression .*?: (?=ERROR: )", re.
 _LIBRARY_DEPTH = "Recursion limit of"
 
 
-def _compile(expression: str, driver: str) -> Selector:
+def _compile(session: CelSession, expression: str, driver: str) -> Selector:
     size = len(expression.encode("utf-8", "surrogatepass"))
     if size > cost.MAX_LENGTH:
         raise CelCompileError(
@@ -153,12 +165,11 @@ def _compile(expression: str, driver: str) -> Selector:
     else:
         judged = _judge(expression, root, driver)
     checked, program, estimate = judged
-    evaluator = Evaluator(expression, program, check.needs(checked))
-    selector = Selector(expression, evaluator, str(checked.output), estimate)
+    evaluator = Evaluator(expression, program, check.needs(checked), session.devices)
+    selector = Selector(session, expression, evaluator, str(checked.output), estimate)
     # Register what it reads now, so devices get one typed value holding every compiled
     # selector's needs instead of growing (and being rebuilt) as selectors are first evaluated.
-    prepared.require(selector.needs)
-    selector._epoch = prepared.epoch
+    selector.registered()
     return selector
 
 
@@ -207,13 +218,3 @@ def _judge(
 
 def _shown_cost(value: int) -> str:
     return "2^64-1" if value >= 2**64 - 1 else f"{value:,}"
-
-
-@_serialised
-def clear_caches(*, results_only: bool = False) -> None:
-    """Forget cached results, and unless results_only also prepared devices and compiled
-    selectors (for tests and benchmarks)."""
-    prepared.clear(results_only=results_only)
-    if not results_only:
-        _compiled.clear()
-        _failed.clear()
