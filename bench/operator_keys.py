@@ -59,9 +59,6 @@ class ListSource:
         self.queue: asyncio.Queue[Change] = asyncio.Queue()
         self.info = SourceInfo(context="bench", server="operator x copies", namespace="dra-lab")
 
-    def drawn(self) -> None:
-        pass
-
     async def run(self, emit: Emit) -> None:
         for change in self.changes:
             emit(change)

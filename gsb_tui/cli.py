@@ -286,6 +286,7 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
     problem = _no_terminal(lang)  # --demo too needs one (said once the recording is known)
 
     source: ChangeSource
+    first_frame: Callable[[], None] | None = None  # a recording has nothing to hold back
     if args.demo is not None:
         names = demo_names()
         try:
@@ -314,11 +315,12 @@ def run_dashboard(args: argparse.Namespace, lang: str) -> int:
             return EXIT_USAGE
         from gsb_tui.kube.live import LiveSource
 
-        source = LiveSource(_target(args), hold_first_watches=True)
-        source.begin_lists()  # on their way while Textual imports and starts
+        live = LiveSource(_target(args), hold_first_watches=True)
+        live.begin_lists()  # on their way while Textual imports and starts
+        source, first_frame = live, live.drawn  # its first watches wait for the first frame
     from gsb_tui.ui.run import run_dashboard as run_ui
 
-    code = run_ui(source, args.lab_dir, lang, scope=args.namespace)
+    code = run_ui(source, args.lab_dir, lang, scope=args.namespace, first_frame=first_frame)
     if isinstance(source, ReplaySource) and source.stats.bad_lines:
         words = text(
             lang,

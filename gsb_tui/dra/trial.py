@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from gsb_tui.dra.model import Device, DeviceClass
 from gsb_tui.dra.occupancy import Occupancy
@@ -98,43 +98,32 @@ def _verdict(
     return made
 
 
-# What a trial shows beside the verdicts is the same for every expression tried on one view:
-# kept for the last view's devices, occupancy and availability (the very same objects while
-# nothing they come from changed), so a keystroke only evaluates the selector.
 _Row = tuple[Device, Occupancy | None, str, bool]
-_facts: tuple[object, object, object, tuple[_Row, ...]] | None = None
-# The DeviceClass selectors' verdict per device, for the last (devices, class) tried.
-_admitted: tuple[object, object, tuple[tuple[str, str], ...]] | None = None
 STOP_EVERY = 256  # devices between two looks at `stop`
 
 
 def _rows(view: DraView) -> tuple[_Row, ...]:
-    """(device, occupancy, state, allocatable) of every device, once per view content."""
-    global _facts
-    found = _facts
-    if (
-        found is not None
-        and found[0] is view.devices
-        and found[1] is view.occupancy
-        and found[2] is view.availability
-    ):
-        return found[3]
-    free = view.allocatable()  # the ledger's "free": one definition for every pane
-    occupancy = view.occupancy
-    rows = tuple((d, occupancy.get(d.id), view.state(d.id), d.id in free) for d in view.devices)
-    _facts = (view.devices, view.occupancy, view.availability, rows)
-    return rows
+    """(device, occupancy, state, allocatable) of every device: the same for every expression
+    tried on one view, kept in the view's memo while the devices, occupancy and availability
+    are the very same objects, so a keystroke only evaluates the selector."""
+
+    def make() -> tuple[_Row, ...]:
+        free = view.allocatable()  # the ledger's "free": one definition for every pane
+        occupancy = view.occupancy
+        return tuple((d, occupancy.get(d.id), view.state(d.id), d.id in free) for d in view.devices)
+
+    return view.memo.kept("trial-rows", (view.devices, view.occupancy, view.availability), make)
 
 
 def _class_verdicts(
     view: DraView, cls: DeviceClass, selectors: list[Selector], deadline: float | None
 ) -> tuple[tuple[str, str], ...]:
     """("", "") where the class admits a device, else ("class", why), or ("error", why) when
-    the deadline came first (then nothing is kept for the next trial)."""
-    global _admitted
-    found = _admitted
+    the deadline came first (then nothing is kept for the next trial). Kept in the view's memo
+    for the last (devices, class) tried."""
+    found = view.memo.last.get("trial-class")
     if found is not None and found[0] is view.devices and found[1] is cls:
-        return found[2]
+        return cast(tuple[tuple[str, str], ...], found[2])
     out = []
     complete = True
     for device in view.devices:
@@ -154,7 +143,7 @@ def _class_verdicts(
         out.append((said, error))
     verdicts = tuple(out)
     if complete:
-        _admitted = (view.devices, cls, verdicts)
+        view.memo.last["trial-class"] = (view.devices, cls, verdicts)
     return verdicts
 
 

@@ -39,10 +39,6 @@ class ChangeSource(Protocol):
         """Emit changes until cancelled. Never raises for cluster trouble: it emits STATE."""
         ...
 
-    def drawn(self) -> None:
-        """The App's first frame with every kind listed is on screen."""
-        ...
-
 
 class ReplaySource:
     """Plays a recording through the same pipeline as a live cluster (the --demo mode).
@@ -76,9 +72,6 @@ class ReplaySource:
             self._playing.clear()
         else:
             self._playing.set()
-
-    def drawn(self) -> None:
-        pass  # a recording has nothing to hold back
 
     async def run(self, emit: Emit) -> None:
         while True:

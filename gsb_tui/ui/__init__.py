@@ -4,11 +4,18 @@ import os
 from pathlib import Path
 
 # Textual composes a changed screen on a timer of 1/TEXTUAL_FPS seconds, and a change waits
-# for the timer's next tick: at its default of 60 that added 0-17 ms (median ~9 ms, measured
-# headless at lab size) to every event's way to the screen, more than the repaint itself.
-# Frames are still composed only when something changed, so a faster timer costs nothing
-# while idle; repaints stay throttled by the App. A user's own TEXTUAL_FPS wins.
-os.environ.setdefault("TEXTUAL_FPS", "240")
+# for the timer's next tick: at its default of 60 that added a wait of up to a tick to every
+# event's way to the screen (docs/PERFORMANCE.md). Frames are still composed only when
+# something changed, so a faster timer costs nothing while idle; repaints stay throttled by
+# the App.
+FRAME_RATE = "240"
+
+
+def ask_frame_rate() -> None:
+    """Ask Textual for FRAME_RATE ticks a second (a user's own TEXTUAL_FPS wins). Textual reads
+    it once, when textual.constants is first imported: call this before importing Textual
+    (run.make_app does, and so do the benchmarks that start the App)."""
+    os.environ.setdefault("TEXTUAL_FPS", FRAME_RATE)
 
 
 def stylesheet_path() -> Path:

@@ -79,6 +79,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         watch_lab_dir: bool = True,
         frame_hook: Callable[[int], None] | None = None,
         config_file: Path | None = None,
+        first_frame: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         # The user's keymap (config_file None: no user config, the default keys). Bad entries
@@ -93,6 +94,9 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         self.source = source
+        # Told once the first frame with every kind listed is on screen (e.g. LiveSource.drawn:
+        # its first watches wait for it)
+        self.first_frame = first_frame
         self.lab_dir = lab_dir
         self.lang = lang
         self.repaint_interval = repaint_interval
@@ -255,7 +259,8 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         self.after_frame.add("cel", self._load_cel)
         if not self.gc_hold.frozen and view.snapshot.synced:
             self.after_frame.add("gc", self.gc_hold.release)  # see pacing.GcHold
-            self.after_frame.add("drawn", self.source.drawn)  # e.g. LiveSource's first watches
+            if self.first_frame is not None:
+                self.after_frame.add("drawn", self.first_frame)
 
     def on_unmount(self) -> None:
         self.gc_hold.release(freeze=False)  # ended before its lists: the collector back on

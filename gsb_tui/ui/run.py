@@ -22,9 +22,13 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gsb_tui.kube.source import ChangeSource
+from gsb_tui.ui import ask_frame_rate
+
+if TYPE_CHECKING:
+    from gsb_tui.ui.app import GsbApp
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 STOP_GRACE_S = 5.0  # a stop takes ~0.1 s; past this the process leaves by hand
@@ -41,15 +45,32 @@ def signal_code(signum: int) -> int:
     return 128 + signum
 
 
-def run_dashboard(source: ChangeSource, lab_dir: Path, lang: str, scope: str | None = None) -> int:
+def make_app(
+    source: ChangeSource,
+    lab_dir: Path,
+    lang: str,
+    first_frame: Callable[[], None] | None = None,
+) -> GsbApp:
+    """The App with the user's config, Textual asked for gsb-tui's frame rate first."""
+    ask_frame_rate()
+    from gsb_tui.config import config_path
+    from gsb_tui.ui.app import GsbApp
+
+    return GsbApp(source, lab_dir, lang, config_file=config_path(), first_frame=first_frame)
+
+
+def run_dashboard(
+    source: ChangeSource,
+    lab_dir: Path,
+    lang: str,
+    scope: str | None = None,
+    first_frame: Callable[[], None] | None = None,
+) -> int:
     """Run the dashboard until the user quits. 0 on a normal exit, 1 if it could not run,
     signal_code(n) when a signal stopped it. `scope`: the namespace whose claims it opens on
-    (None: every namespace)."""
+    (None: every namespace). `first_frame`: told when the first complete frame is drawn."""
     try:
-        from gsb_tui.config import config_path
-        from gsb_tui.ui.app import GsbApp
-
-        app = GsbApp(source, lab_dir, lang, config_file=config_path())
+        app = make_app(source, lab_dir, lang, first_frame)
         app.dashboard.start_scope = scope
     except Exception as exc:  # e.g. the stylesheet missing from a broken install
         print(f"gsb-tui: cannot start the dashboard: {exc}", file=sys.stderr)

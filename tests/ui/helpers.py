@@ -22,6 +22,7 @@ def make_app(
     *,
     repaint_interval: float = REPAINT_INTERVAL,
     retry_delays: Sequence[float] = RETRY_DELAYS,
+    first_frame: Callable[[], None] | None = None,
 ) -> GsbApp:
     return GsbApp(
         source,
@@ -30,6 +31,7 @@ def make_app(
         repaint_interval=repaint_interval,
         retry_delays=retry_delays,
         watch_lab_dir=False,
+        first_frame=first_frame,
     )
 
 

@@ -30,6 +30,7 @@ class ScriptedSource:
         self.drawn_calls = 0
 
     def drawn(self) -> None:
+        """What the App is given as `first_frame` by the tests about it."""
         self.drawn_calls += 1
 
     def push(self, *changes: Change) -> None:
@@ -150,9 +151,6 @@ class SnapshotSource:
         self.info = SourceInfo(
             context="lab", server="https://127.0.0.1:6443", namespace=NAMESPACE, live=True
         )
-
-    def drawn(self) -> None:
-        pass
 
     async def run(self, emit: Emit) -> None:
         if self.server and self.snapshot.server_version:

@@ -225,7 +225,7 @@ async def test_the_source_hears_when_the_first_synced_frame_is_drawn() -> None:
     """LiveSource holds its first watches until then (kube/live.py): told once, after the
     frame with every kind listed, not before."""
     source = ScriptedSource()
-    app = make_app(source, repaint_interval=0.0)
+    app = make_app(source, repaint_interval=0.0, first_frame=source.drawn)
     async with app.run_test(size=(160, 48)) as pilot:
         source.push(*synced(Kind.SLICES, [resource_slice("node-a", 8)]))
         await wait_until(pilot, lambda: app.view is not None)
@@ -244,15 +244,13 @@ async def test_jobs_after_a_repaint_wait_for_its_frame_or_a_bound() -> None:
     written (Textual's call_after_refresh ran them before it was composed); a repaint that
     writes nothing runs them after AFTER_FRAME_WAIT_S."""
     source = ScriptedSource()
-    app = make_app(source, repaint_interval=0.0)
     log: list[str] = []
-    told = source.drawn
 
     def drawn() -> None:
         log.append("drawn")
-        told()
+        source.drawn()
 
-    source.drawn = drawn  # type: ignore[method-assign]
+    app = make_app(source, repaint_interval=0.0, first_frame=drawn)
     async with app.run_test(size=(160, 48)) as pilot:
         written = app._display
 
