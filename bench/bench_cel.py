@@ -10,7 +10,7 @@ compiled selectors: each device's CEL context is built during the run, as after 
 Every timed run starts after a gc.collect() (not timed).
 
 `cel_preview_10000_devices_ms` is one claim's preview as the details pane asks for it
-(ui/explain.py: explain_request with the DeviceClass selectors, then the request's) over
+(ui/render/explain.py: explain_request with the DeviceClass selectors, then the request's) over
 10,000 devices shaped like the scale profile's (cluster/seed.py: nodes of 8 devices, `index`
 0-7 on each node, a unique `uuid`), nothing cached but the compiled selectors, no time budget.
 The recorded pick-seven request (`index == 7`) is the claim; `..._unique_keys_ms` is the same
@@ -131,7 +131,7 @@ def bench_gsb(devices: list[Device], selectors: list[str], runs: int) -> dict[st
 
 
 def bench_preview(count: int, runs: int) -> None:
-    """One claim's preview the way the details pane asks for it (ui/explain.py claim_preview:
+    """One claim's preview the way the details pane asks for it (ui/render/explain.py claim_preview:
     explain_request with the class, the request and the free devices), uncached."""
     snap = snapshot_at(RECORDING, "step-5")
     (cls,) = map(parse_class, snap.items(Kind.CLASSES))

@@ -3,8 +3,9 @@ device, with each device's occupancy, for the selector tool (`s`).
 
 Pure: a function of the DraView and what the user typed; "free" is the ledger's
 (DraView.allocatable), so the tool and the grid count alike. The CEL library must be loaded
-(gsb_tui.ui.explain.cel_ready) before `try_selector` is called; the selector screen calls it in
-a worker thread, with a time budget (devices it does not reach are marked, not guessed).
+(gsb_tui.ui.render.explain.cel_ready) before `try_selector` is called; the selector screen
+calls it in a worker thread, with a time budget (devices it does not reach are marked, not
+guessed).
 """
 
 from __future__ import annotations

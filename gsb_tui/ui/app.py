@@ -26,7 +26,6 @@ from gsb_tui.snapshot import REQUIRED_KINDS
 from gsb_tui.ui import keys, stylesheet_path
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.crash import write_crash_log  # run_dashboard prints the line it gives
-from gsb_tui.ui.explain import cel_ready, warm_up
 from gsb_tui.ui.lab_watch import watch_lab_dir
 from gsb_tui.ui.messages import (
     CelReady,
@@ -40,6 +39,7 @@ from gsb_tui.ui.messages import (
 from gsb_tui.ui.pacing import GC_HOLD_MAX_S, AfterFrame, ChangeFilter, FirstLists, GcHold
 from gsb_tui.ui.palette import LocalPalette
 from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
+from gsb_tui.ui.render.explain import cel_ready, warm_up
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
 from gsb_tui.ui.screens.layout_keys import ScenarioMarked

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.natural import natural_key
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
+from gsb_tui.ui.render.features import STATUSES  # said as they are, in both languages
 from gsb_tui.words import text
 
 # The kinds in the order an empty query lists them; "pane" targets focus a pane.

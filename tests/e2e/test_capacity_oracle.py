@@ -40,7 +40,7 @@ from gsb_tui.dra.model import DeviceId, Request, parse_claim
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
-from gsb_tui.ui import explain
+from gsb_tui.ui.render import explain
 from tests.e2e.conftest import practice_cluster
 
 DRIVER = "gpu.example.com"

@@ -43,7 +43,7 @@ from gsb_tui.cluster.seed_profiles import (
     NET_DRIVER,
 )
 from gsb_tui.dra.model import DeviceId, Request, parse_claim
-from gsb_tui.ui import explain, features
+from gsb_tui.ui.render import explain, features
 from gsb_tui.why_cli import answer
 from gsb_tui.words import text
 from tests.alloc_apply import ungate

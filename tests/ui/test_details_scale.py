@@ -17,7 +17,7 @@ from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.messages import ClaimSelected
-from gsb_tui.ui.outcomes import outcome_groups
+from gsb_tui.ui.render.outcomes import outcome_groups
 from gsb_tui.why_cli import answer as why_answer
 from tests.recorded import profile_snap, snap
 from tests.ui.helpers import make_app, wait_until

@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
-from gsb_tui.ui.explain import request_summary
+from gsb_tui.ui.render.explain import request_summary
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.selector import SelectorScreen
 from gsb_tui.why_cli import answer as why_answer

@@ -25,9 +25,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from gsb_tui.ui import describe
 from gsb_tui.ui.app import GsbApp
 from gsb_tui.ui.panes.details import DetailsScroll
+from gsb_tui.ui.render import describe
 from gsb_tui.words import text
 from tests.recorded import profile_snap, profile_view
 from tests.ui.helpers import make_app, select_claim, wait_until

@@ -588,8 +588,8 @@ def test_the_137_fields_are_shown_as_the_driver_published_them() -> None:
     from gsb_tui.dra.builder import build_view
     from gsb_tui.dra.model import parse_slice
     from gsb_tui.snapshot import Snapshot
-    from gsb_tui.ui.features import device_features
-    from gsb_tui.ui.slice_text import describe_slice
+    from gsb_tui.ui.render.features import device_features
+    from gsb_tui.ui.render.slice_text import describe_slice
     from tests.unit.test_release_differences import compatibility_groups
 
     raw = compatibility_groups()["slices"][0]

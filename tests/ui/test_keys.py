@@ -18,8 +18,8 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import find_warnings
 from gsb_tui.snapshot import Snapshot
 from gsb_tui.ui.app import GsbApp
-from gsb_tui.ui.describe import claim_warnings, to_yaml
 from gsb_tui.ui.panes.claim_table import ClaimTable
+from gsb_tui.ui.render.describe import claim_warnings, to_yaml
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen

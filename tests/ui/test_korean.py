@@ -23,17 +23,17 @@ from gsb_tui.dra.model import Claim, Pod
 from gsb_tui.dra.trial import try_selector
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
-from gsb_tui.ui import explain
 from gsb_tui.ui.app import GsbApp
-from gsb_tui.ui.describe import claim_details, describe_claim
-from gsb_tui.ui.explain import (
+from gsb_tui.ui.render import explain
+from gsb_tui.ui.render.describe import claim_details, describe_claim
+from gsb_tui.ui.render.explain import (
     claim_preview,
     request_shortfall,
     request_summary,
 )
+from gsb_tui.ui.render.slice_text import describe_slice
 from gsb_tui.ui.screens.selector import SelectorScreen, trial_summary
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.slice_text import describe_slice
 from gsb_tui.words import text
 from gsb_tui.words.particles import attach
 from tests.recorded import RECORDING, snap, view

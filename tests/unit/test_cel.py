@@ -39,7 +39,7 @@ from gsb_tui.dra.model import (
 )
 from gsb_tui.kube.recording import snapshot_at
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.explain import request_shortfall, request_summary  # the words for a preview
+from gsb_tui.ui.render.explain import request_shortfall, request_summary  # the words for a preview
 from tests.recorded import RECORDING, snap
 
 ROOT = Path(__file__).resolve().parents[2]

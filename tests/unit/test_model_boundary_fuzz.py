@@ -278,13 +278,13 @@ def render_panes(case: Case, lab: Path) -> None:
     from rich.console import Console
 
     from gsb_tui.dra.node_summary import by_model, by_node, ledger_counts, ledger_entries
-    from gsb_tui.ui.describe import claim_details, describe_claim, describe_pod, to_yaml
-    from gsb_tui.ui.explain import claim_preview, warm_up
-    from gsb_tui.ui.features import device_features
     from gsb_tui.ui.jump_targets import build_index, hint
     from gsb_tui.ui.panes.details import with_malformed
     from gsb_tui.ui.panes.slices import slice_line, slice_parts
-    from gsb_tui.ui.slice_text import describe_slice
+    from gsb_tui.ui.render.describe import claim_details, describe_claim, describe_pod, to_yaml
+    from gsb_tui.ui.render.explain import claim_preview, warm_up
+    from gsb_tui.ui.render.features import device_features
+    from gsb_tui.ui.render.slice_text import describe_slice
 
     warm_up()
     console = Console(file=io.StringIO(), width=80)

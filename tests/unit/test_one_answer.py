@@ -12,7 +12,7 @@ from gsb_tui.dra.device_rows import device_rows, summary
 from gsb_tui.dra.trial import try_selector
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.recording import marks
-from gsb_tui.ui import describe
+from gsb_tui.ui.render import describe
 from gsb_tui.why_cli import answer
 from gsb_tui.words import text
 from tests.recorded import PROFILE_RECORDINGS, RECORDING, profile_view, view

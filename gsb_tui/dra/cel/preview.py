@@ -113,7 +113,7 @@ class RequestPreview:
 
     @property
     def short(self) -> bool:
-        """Too few free matching devices to meet the request (its wording: ui/explain.py)."""
+        """Too few free matching devices to meet the request (its wording: ui/render/explain.py)."""
         free = len(self.free_matching)
         if self.needed is None:  # allocationMode All: every matching device, and at least one
             return free < len(self.selector_admits) or not self.selector_admits

@@ -19,9 +19,9 @@ from gsb_tui.dra.health import DeviceHealth
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.occupancy import GROUP, Occupancy
 from gsb_tui.dra.warnings import DraWarning
-from gsb_tui.ui.features import STATUSES  # said as they are, in both languages
-from gsb_tui.ui.flags import MARK, short
-from gsb_tui.ui.node_half import health_badge
+from gsb_tui.ui.render.features import STATUSES  # said as they are, in both languages
+from gsb_tui.ui.render.flags import MARK, short
+from gsb_tui.ui.render.node_half import health_badge
 from gsb_tui.words import text
 
 # Where a 1.36 feature or a pool decides (dra/availability.py); worded from the catalog.

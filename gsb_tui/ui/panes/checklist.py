@@ -22,9 +22,9 @@ from textual.widgets import Static
 
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
-from gsb_tui.ui.explain import wrap
 from gsb_tui.ui.messages import TextWanted
 from gsb_tui.ui.panes.base import Pane
+from gsb_tui.ui.render.explain import wrap
 from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame

@@ -11,7 +11,7 @@ from rich.text import Text
 from gsb_tui.dra.model import Claim
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
-from gsb_tui.ui.flags import MARK
+from gsb_tui.ui.render.flags import MARK
 from gsb_tui.words import text
 
 STATE_STYLE = {"pending": "yellow", "allocated": "cyan", "allocated,reserved": "green"}

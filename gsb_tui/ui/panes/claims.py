@@ -23,13 +23,13 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.ui.messages import ClaimSelected
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.claim_rows import cells as row_cells
 from gsb_tui.ui.panes.claim_rows import claim_row, fit_widths, strip_text
 from gsb_tui.ui.panes.claim_sort import Sort, headers, next_sort, order
 from gsb_tui.ui.panes.claim_table import CELL_PADDING, ClaimTable, TableRow
+from gsb_tui.ui.render.flags import MARK, NO_WARNINGS, WarningIndex, short
 from gsb_tui.words import text
 
 ClaimKey = tuple[str, str]

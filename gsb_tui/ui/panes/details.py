@@ -27,9 +27,9 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.describe import POD_WARNINGS, claim_details, pod_warnings_text
-from gsb_tui.ui.explain import DEFAULT_WIDTH, WORKER_BUDGET_S, ClaimPreview, claim_preview
 from gsb_tui.ui.panes.base import Pane, kind_notice
+from gsb_tui.ui.render.describe import POD_WARNINGS, claim_details, pod_warnings_text
+from gsb_tui.ui.render.explain import DEFAULT_WIDTH, WORKER_BUDGET_S, ClaimPreview, claim_preview
 from gsb_tui.words import text
 
 

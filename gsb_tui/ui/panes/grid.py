@@ -27,7 +27,6 @@ from gsb_tui.dra.node_summary import Category, DeviceCounts, by_model, count, me
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex
 from gsb_tui.ui.messages import DeviceSelected, LedgerListWanted
 from gsb_tui.ui.panes import grid_groups
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
@@ -36,6 +35,7 @@ from gsb_tui.ui.panes.grid_filter import NodeFilter, matching
 from gsb_tui.ui.panes.grid_keys import GridKeys
 from gsb_tui.ui.panes.grid_layout import Group, NodeLine
 from gsb_tui.ui.panes.grid_ledger import LedgerLine, first_problem
+from gsb_tui.ui.render.flags import NO_WARNINGS, WarningIndex
 from gsb_tui.words import text
 
 

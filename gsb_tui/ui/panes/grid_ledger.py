@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from gsb_tui.dra.node_summary import Category, ledger_counts
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.flags import MARK, WarningIndex, short
+from gsb_tui.ui.render.flags import MARK, WarningIndex, short
 from gsb_tui.words import text
 
 # The unavailable states the line names, with their style; any other is "cannot be allocated".

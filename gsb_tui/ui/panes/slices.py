@@ -26,10 +26,10 @@ from gsb_tui.dra.pool_status import compare
 from gsb_tui.dra.view import DraView
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import Kind
-from gsb_tui.ui.features import counter_lines, device_features, slice_where
 from gsb_tui.ui.panes.base import Pane, kind_notice, stale_note
 from gsb_tui.ui.panes.lines import text_segments
 from gsb_tui.ui.panes.vanished import VanishedDrivers
+from gsb_tui.ui.render.features import counter_lines, device_features, slice_where
 from gsb_tui.words import text
 
 SIDE_BY_SIDE_WIDTH = 56  # below this the allocatable table goes under the devices

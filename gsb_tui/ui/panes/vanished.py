@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.node_half import vanished_text
+from gsb_tui.ui.render.node_half import vanished_text
 
 
 class VanishedDrivers(Static):

@@ -27,8 +27,6 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
 from gsb_tui.kube.source import SourceInfo
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind, Snapshot
-from gsb_tui.ui.describe import describe_claim, to_yaml
-from gsb_tui.ui.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.footer import LocalFooter
 from gsb_tui.ui.messages import ClaimSelected, DeviceSelected
 from gsb_tui.ui.panes.base import failure_text
@@ -39,10 +37,12 @@ from gsb_tui.ui.panes.details import DetailsPane, DetailsScroll
 from gsb_tui.ui.panes.grid import DeviceGrid
 from gsb_tui.ui.panes.header import StatusHeader
 from gsb_tui.ui.panes.slices import SlicesPane, SlicesScroll
+from gsb_tui.ui.render.describe import describe_claim, to_yaml
+from gsb_tui.ui.render.flags import NO_WARNINGS, WarningIndex, index_warnings
+from gsb_tui.ui.render.slice_text import describe_slice
 from gsb_tui.ui.screens.jumps import JUMP_BINDINGS, Jumps
 from gsb_tui.ui.screens.layout_keys import LAYOUT_BINDINGS, LayoutKeys
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.slice_text import describe_slice
 from gsb_tui.words import text
 
 WIDE_MIN_WIDTH = 140

@@ -17,8 +17,8 @@ from textual.keys import format_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from gsb_tui.ui.explain import wrap
 from gsb_tui.ui.footer import binding_words
+from gsb_tui.ui.render.explain import wrap
 from gsb_tui.words import text
 
 HelpRow = tuple[str, str, str, str, str]  # key, description, tooltip, binding id, where

@@ -12,9 +12,9 @@ from textual.binding import Binding
 
 from gsb_tui.dra.model import DeviceId, Pod
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.describe import describe_pod
 from gsb_tui.ui.jump_targets import Target, TargetIndex, build_index
 from gsb_tui.ui.messages import LedgerListWanted, TextWanted
+from gsb_tui.ui.render.describe import describe_pod
 from gsb_tui.ui.screens.jump import JumpScreen
 from gsb_tui.ui.screens.ledger_list import LedgerListScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen

@@ -13,9 +13,9 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tabs
 
-from gsb_tui.ui.describe import to_yaml
+from gsb_tui.ui.render.describe import to_yaml
+from gsb_tui.ui.render.slice_text import device_yaml
 from gsb_tui.ui.screens.text_view import TextViewScreen
-from gsb_tui.ui.slice_text import device_yaml
 from gsb_tui.words import text
 
 if TYPE_CHECKING:  # dashboard.py imports this module

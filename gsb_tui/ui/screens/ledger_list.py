@@ -20,7 +20,7 @@ from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.node_summary import CATEGORIES, Category, LedgerEntry, ledger_counts
 from gsb_tui.dra.node_summary import ledger_entries as entries_of
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.features import STATUSES
+from gsb_tui.ui.render.features import STATUSES
 from gsb_tui.words import text
 
 ALWAYS: tuple[Category, ...] = ("in-use", "free")  # shown as tabs even when none

@@ -36,8 +36,8 @@ from textual.widgets import Input, Label, Select, Static
 from gsb_tui import gc_pause
 from gsb_tui.dra.trial import Trial, try_selector
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.explain import cel_problem, cel_ready
 from gsb_tui.ui.messages import CelWanted
+from gsb_tui.ui.render.explain import cel_problem, cel_ready
 from gsb_tui.ui.screens.selector_rows import (
     MAX_ROWS,
     device_table,

@@ -4,7 +4,8 @@ counting the rest), the vocabulary and the API server's rejection with its hint 
 
 from __future__ import annotations
 
-from rich._ratio import ratio_distribute
+from collections.abc import Sequence
+
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -92,7 +93,7 @@ class DeviceRows:
     def widths(self, width: int) -> list[int]:
         """Each column's content width (its padding apart) at `width` cells."""
         fixed = [2, self.name_width + 2]  # padding (0, 1), none at the table's edges
-        flexible = ratio_distribute(max(0, width - sum(fixed)), [2, 2, 1], [3, 3, 2])
+        flexible = _shares(max(0, width - sum(fixed)), (2, 2, 1), (3, 3, 2))
         return [1, self.name_width, flexible[0] - 2, flexible[1] - 2, flexible[2] - 1]
 
     def _line(
@@ -189,4 +190,17 @@ def error_text(trial: Trial, lang: str = "en") -> Text:
         out.append(fix + " " * (column - cell_len(fix)), style="bold green")
         out.append(trial.fix, style="bold cyan")
         out.append("   " + text(lang, "sel.fix-note"), style="dim")
+    return out
+
+
+def _shares(total: int, weights: Sequence[int], floors: Sequence[int]) -> list[int]:
+    """`total` cells split by `weights`, each share at least its floor: each in turn takes its
+    weight's part of what is left, rounded up (the last takes the rest)."""
+    out: list[int] = []
+    left, weight_left = total, sum(weights)
+    for weight, floor in zip(weights, floors, strict=True):
+        part = max(floor, -(-weight * left // weight_left)) if weight_left > 0 else floor
+        out.append(part)
+        left -= part
+        weight_left -= weight
     return out

@@ -24,7 +24,7 @@ from gsb_tui.dra.alloc.verdicts import UI_BUDGET_S, AllocatorSession, PodVerdict
 from gsb_tui.dra.availability import Reason
 from gsb_tui.dra.model import Claim, DeviceId, Request
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.features import binding_lines
+from gsb_tui.ui.render.features import binding_lines
 from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:

@@ -10,9 +10,9 @@ from rich.text import Text
 
 from gsb_tui.dra.model import Slice
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.describe import to_yaml
-from gsb_tui.ui.features import counter_lines, device_features, slice_where, state_word
-from gsb_tui.ui.node_half import HEALTH_STYLE, health_badge
+from gsb_tui.ui.render.describe import to_yaml
+from gsb_tui.ui.render.features import counter_lines, device_features, slice_where, state_word
+from gsb_tui.ui.render.node_half import HEALTH_STYLE, health_badge
 from gsb_tui.words import text
 
 

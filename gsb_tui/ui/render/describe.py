@@ -18,7 +18,7 @@ from gsb_tui.dra.alloc.verdicts import AllocatorSession
 from gsb_tui.dra.model import Claim, Event, Pod, Request
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import DraWarning
-from gsb_tui.ui.explain import (
+from gsb_tui.ui.render.explain import (
     DEFAULT_WIDTH,
     ClaimPreview,
     claim_preview,
@@ -26,18 +26,18 @@ from gsb_tui.ui.explain import (
     why_pending,
     wrapped,
 )
-from gsb_tui.ui.features import (
+from gsb_tui.ui.render.features import (
     device_status_lines,
     result_facts,
 )
-from gsb_tui.ui.node_half import (
+from gsb_tui.ui.render.node_half import (
     blocker_lines,
     blockers_of_claim,
     pod_health_lines,
     result_health_lines,
     unmatched_lines,
 )
-from gsb_tui.ui.outcomes import preview_lines
+from gsb_tui.ui.render.outcomes import preview_lines
 from gsb_tui.words import localize, text
 
 RECENT_EVENTS = 6

@@ -22,7 +22,7 @@ from gsb_tui.dra.node_side import (
     vanished_words,
 )
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.explain import wrapped
+from gsb_tui.ui.render.explain import wrapped
 from gsb_tui.words import text
 
 UNHEALTHY_MARK = "✚"  # not ✗ (a selector's "not admitted") nor ⚠ (a warning)

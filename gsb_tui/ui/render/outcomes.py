@@ -20,7 +20,7 @@ from rich.text import Text
 from gsb_tui.dra.availability import Reason
 from gsb_tui.dra.model import DeviceId
 from gsb_tui.dra.view import DraView
-from gsb_tui.ui.explain import request_summary, wrap, wrapped
+from gsb_tui.ui.render.explain import request_summary, wrap, wrapped
 from gsb_tui.words import localize, text
 
 if TYPE_CHECKING:
