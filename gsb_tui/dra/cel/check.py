@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gsb_tui.dra.cel.extensions import DECLARED as FUNCTIONS
 from gsb_tui.dra.cel.stackless import Step, run
 from gsb_tui.dra.cel.syntax import Call, Ident, ListLit, Lit, Macro, MapLit, Node, Select
 from gsb_tui.dra.cel.types import (
@@ -24,7 +25,6 @@ from gsb_tui.dra.cel.types import (
     DYN,
     DYN_KINDS,
     ERROR,
-    FUNCTIONS,
     INT,
     NULL,
     OBJECT_FIELDS,

@@ -7,8 +7,10 @@ cost.go CostEstimator.EstimateCallCost)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gsb_tui.dra.cel.extensions import SHAPES
 from gsb_tui.dra.cel.syntax import ListLit, Lit, MapLit, Node
 from gsb_tui.dra.cel.types import QUANTITY, SEMVER, T
 
@@ -177,68 +179,154 @@ def _elements(arg: _Arg) -> _Arg | None:
     return _Arg(None, path, arg.type.params[0], None)
 
 
-_ONE_UNIT_NAMES = """
-    sign asInteger isInteger asApproximateFloat isGreaterThan isLessThan compareTo add sub
-    major minor patch format.named getScheme getHostname getHost getPort getEscapedPath getQuery
-    masked prefixLength family isUnspecified isLoopback isLinkLocalMulticast isLinkLocalUnicast
-    isGlobalUnicast"""
-_ONE_UNIT = frozenset(_ONE_UNIT_NAMES.split())
+# Kubernetes' estimates of functions the API server's environment declares but gsb-tui does not
+# evaluate (types.UNSUPPORTED: such a selector is declined before its cost is asked); kept as
+# the estimator has them, by the same shapes as the libraries' records.
+_UNEVALUATED: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "format.named",
+            "getScheme",
+            "getHostname",
+            "getHost",
+            "getPort",
+            "getEscapedPath",
+            "getQuery",
+            "masked",
+            "prefixLength",
+            "family",
+            "isUnspecified",
+            "isLoopback",
+            "isLinkLocalMulticast",
+            "isLinkLocalUnicast",
+            "isGlobalUnicast",
+        ],
+        "one",
+    ),
+    **dict.fromkeys(("isSorted", "sum", "max", "min"), "elements"),
+    **dict.fromkeys(("url", "jsonpatch.escapeKey"), "url"),
+    **dict.fromkeys(("find", "findAll"), "find"),
+    **dict.fromkeys(("cidr", "isIP", "isCIDR", "ip"), "string-argument"),
+    "ip.isCanonical": "canonical-ip",
+}
+_Estimate = tuple[Est, Est | None] | None
 
 
-def _kubernetes_estimate(
-    function: str, target: _Arg | None, args: list[_Arg]
-) -> tuple[Est, Est | None] | None:
+def _kubernetes_estimate(function: str, target: _Arg | None, args: list[_Arg]) -> _Estimate:
     """k8s.io/apiserver pkg/cel/library CostEstimator.EstimateCallCost for the functions a
-    device selector can call: (cost, result size), or None to let cel-go's rules decide."""
-    size = _estimated_size
-    if function in _ONE_UNIT:
-        return ONE, None
-    if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf") and target:
-        elements = _elements(target)
-        if elements is None:  # a string (indexOf, lastIndexOf)
-            return size(target).factor(_STRING_TRAVERSAL), None
-        each = ONE
-        if elements.type.kind in ("string", "bytes"):
-            each = each.add(size(elements).factor(_STRING_TRAVERSAL))
-        return size(target).multiply(each), None
-    if function in ("url", "jsonpatch.escapeKey") and len(args) == 1:
-        sz = size(args[0])
-        return sz.factor(_STRING_TRAVERSAL), sz
-    if function in ("lowerAscii", "upperAscii", "substring", "trim") and target:
-        sz = size(target)
-        return sz.factor(_STRING_TRAVERSAL), sz
-    if function == "replace" and target and len(args) >= 2:
-        return _replace(size(target), size(args[0]), size(args[1]))
-    if function == "split" and target:
-        sz = size(target)
-        most = sz.max
-        if len(args) > 1 and isinstance(args[1].node, Lit) and args[1].node.kind == "int":
-            assert isinstance(args[1].node.value, int)
-            most = args[1].node.value % 2**64  # Go's uint64(int64)
-        return sz.factor(2 * _STRING_TRAVERSAL), Est(0, most)
-    if function == "join" and target:
-        items = size(target)
-        elements = _elements(target)
-        total = items.multiply(size(elements)) if elements is not None else ZERO
-        if args:
-            separators = Est(max(items.min - 1, 0), max(items.max - 1, 0))
-            total = total.add(size(args[0]).multiply(separators))
-        return total.factor(_STRING_TRAVERSAL), total
-    if function in ("find", "findAll") and target and args:
-        sz = size(target)
-        text = sz.add(ONE).factor(_STRING_TRAVERSAL)
-        regex = size(args[0]).factor(_REGEX_LENGTH)
-        return text.multiply(regex), Est(0, sz.max)
-    if function in ("cidr", "isIP", "isCIDR", "ip") and args:
-        return size(args[0]).factor(_STRING_TRAVERSAL), None
-    if function == "ip.isCanonical" and args:
-        return size(args[0]).factor(2 * _STRING_TRAVERSAL), None
-    if function in ("quantity", "isQuantity", "semver", "isSemver") and args:
-        return size(args[0]).factor(_STRING_TRAVERSAL), None
+    device selector can call: (cost, result size), or None to let cel-go's rules decide. Each
+    library function's shape is its record's (extensions.py)."""
+    shape = SHAPES.get(function) or _UNEVALUATED.get(function)
+    if shape is not None:
+        found = _SHAPES[shape](target, args)
+        if found is not None:
+            return found
     same = len(args) == 2 and args[0].type == args[1].type
     if function == "_==_" and same and args[0].type in (QUANTITY, SEMVER):
         return ONE, None
     return None
+
+
+def _one_unit(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    return ONE, None
+
+
+def _elements_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    """A list target's elements (strings traversed each), or a string target traversed."""
+    if target is None:
+        return None
+    elements = _elements(target)
+    if elements is None:  # a string (indexOf, lastIndexOf)
+        return _estimated_size(target).factor(_STRING_TRAVERSAL), None
+    each = ONE
+    if elements.type.kind in ("string", "bytes"):
+        each = each.add(_estimated_size(elements).factor(_STRING_TRAVERSAL))
+    return _estimated_size(target).multiply(each), None
+
+
+def _string_target(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if target is None:
+        return None
+    sz = _estimated_size(target)
+    return sz.factor(_STRING_TRAVERSAL), sz
+
+
+def _string_argument(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if not args:
+        return None
+    return _estimated_size(args[0]).factor(_STRING_TRAVERSAL), None
+
+
+def _url_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if len(args) != 1:
+        return None
+    sz = _estimated_size(args[0])
+    return sz.factor(_STRING_TRAVERSAL), sz
+
+
+def _canonical_ip(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if not args:
+        return None
+    return _estimated_size(args[0]).factor(2 * _STRING_TRAVERSAL), None
+
+
+def _replace_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if target is None or len(args) < 2:
+        return None
+    size = _estimated_size
+    return _replace(size(target), size(args[0]), size(args[1]))
+
+
+def _split_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if target is None:
+        return None
+    sz = _estimated_size(target)
+    most = sz.max
+    if len(args) > 1 and isinstance(args[1].node, Lit) and args[1].node.kind == "int":
+        assert isinstance(args[1].node.value, int)
+        most = args[1].node.value % 2**64  # Go's uint64(int64)
+    return sz.factor(2 * _STRING_TRAVERSAL), Est(0, most)
+
+
+def _join_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if target is None:
+        return None
+    size = _estimated_size
+    items = size(target)
+    elements = _elements(target)
+    total = items.multiply(size(elements)) if elements is not None else ZERO
+    if args:
+        separators = Est(max(items.min - 1, 0), max(items.max - 1, 0))
+        total = total.add(size(args[0]).multiply(separators))
+    return total.factor(_STRING_TRAVERSAL), total
+
+
+def _find_shape(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    if target is None or not args:
+        return None
+    sz = _estimated_size(target)
+    text = sz.add(ONE).factor(_STRING_TRAVERSAL)
+    regex = _estimated_size(args[0]).factor(_REGEX_LENGTH)
+    return text.multiply(regex), Est(0, sz.max)
+
+
+def _cel_go(target: _Arg | None, args: list[_Arg]) -> _Estimate:
+    return None
+
+
+_SHAPES: dict[str, Callable[[_Arg | None, list[_Arg]], _Estimate]] = {
+    "one": _one_unit,
+    "elements": _elements_shape,
+    "string-target": _string_target,
+    "string-argument": _string_argument,
+    "replace": _replace_shape,
+    "split": _split_shape,
+    "join": _join_shape,
+    "cel-go": _cel_go,
+    "url": _url_shape,
+    "find": _find_shape,
+    "canonical-ip": _canonical_ip,
+}
 
 
 def _replacements(size: int, old_len: int, no_growth: bool) -> tuple[int, int]:

@@ -2,11 +2,11 @@
 
 Operators dispatch as cel-go's standard library does: on a trait of the left operand (`_+_` on a
 value that has no Adder is `no such overload: _+_`), the trait's method then refusing a wrong
-right operand with a bare `no such overload`. Functions declared with typed overloads (the
-strings extension, Kubernetes' quantity and semver libraries, conversions) refuse a value of the
-wrong runtime type with `no such overload: name(types)`. The families apart: conversions.py
-(int(), string(), ...), string_ext.py (the strings extension); call_costs.py has the runtime
-cost of a call (cel-go's CostTracker.costCall and Kubernetes' CallCost).
+right operand with a bare `no such overload`. Kubernetes' quantity and semver libraries and
+the strings extension are extensions.py's records (they refuse a value of the wrong runtime
+type with `no such overload: name(types)`); conversions.py has int(), string(), ...;
+call_costs.py the runtime cost of a call (cel-go's CostTracker.costCall and Kubernetes'
+CallCost).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from gsb_tui.dra.cel.conversions import (
     _convert_uint,
     _type,
 )
-from gsb_tui.dra.cel.quantity import Quantity, QuantityError, from_int, is_quantity, parse_quantity
+from gsb_tui.dra.cel.extensions import IMPLEMENTED
 from gsb_tui.dra.cel.semantics import (
     _INT_MIN,
     _NO_OVERLOAD,
@@ -39,14 +39,12 @@ from gsb_tui.dra.cel.semantics import (
     _is_int,
     _is_number,
     _key_text,
-    _overload,
     _safe_equal,
     equal,
     go_float,
     type_name,
 )
-from gsb_tui.dra.cel.semver import Semver, SemverError, is_semver, parse_semver
-from gsb_tui.dra.cel.string_ext import _STRING_EXTENSIONS, STRING_SIGNATURES
+from gsb_tui.dra.cel.semver import Semver
 
 # --- functions -----------------------------------------------------------------------------------
 
@@ -212,90 +210,6 @@ def _string_predicate(name: str) -> Impl:
     return predicate
 
 
-def _typed(name: str, *signatures: tuple[type | tuple[type, ...], ...]) -> Callable[[Impl], Impl]:
-    """Functions declared with typed overloads: a runtime type that fits none is cel-go's
-    `no such overload: name(types)`."""
-
-    def wrap(fn: Impl) -> Impl:
-        def guarded(args: list[Any], member: bool) -> Any:
-            for sig in signatures:
-                if len(sig) == len(args) and all(
-                    _fits(a, t) for a, t in zip(args, sig, strict=True)
-                ):
-                    return fn(args, member)
-            raise _overload(name, *args)
-
-        return guarded
-
-    return wrap
-
-
-def _fits(value: Any, kind: type | tuple[type, ...]) -> bool:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    for k in kinds:
-        if k is int and _is_int(value):
-            return True
-        if k is Uint and isinstance(value, Uint):
-            return True
-        if k is bool and isinstance(value, bool):
-            return True
-        if k not in (int, Uint, bool) and isinstance(value, k) and not isinstance(value, bool):
-            return True
-    return False
-
-
-def _quantity_fn(args: list[Any], member: bool) -> Any:
-    try:
-        return parse_quantity(args[0])
-    except QuantityError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _semver_fn(args: list[Any], member: bool) -> Any:
-    try:
-        return parse_semver(args[0], bool(args[1]) if len(args) > 1 else False)
-    except SemverError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _as_integer(args: list[Any], member: bool) -> Any:
-    value = args[0].as_int64()
-    if value is None:
-        raise _fail("cannot convert value to integer")
-    return value
-
-
-def _plus(sign: int) -> Impl:
-    def plus(args: list[Any], member: bool) -> Any:
-        q, other = args
-        right = from_int(other) if _is_int(other) else other
-        return q.add(right) if sign > 0 else q.sub(right)
-
-    return plus
-
-
-def _ordering(name: str) -> Impl:
-    def order(args: list[Any], member: bool) -> Any:
-        a, b = args
-        if isinstance(a, Quantity) and isinstance(b, Quantity):
-            result = a.cmp(b)
-        elif isinstance(a, Semver) and isinstance(b, Semver):
-            result = a.compare(b)
-        else:
-            raise _overload(name, *args)
-        if name == "compareTo":
-            return result
-        return result > 0 if name == "isGreaterThan" else result < 0
-
-    return order
-
-
-def _string_ext(name: str) -> Impl:
-    fn = _STRING_EXTENSIONS[name]
-    return lambda args, member: fn(*args)
-
-
-_Q, _S = Quantity, Semver
 FUNCTIONS: dict[str, Impl] = {
     "_==_": _eq,
     "_!=_": _ne,
@@ -325,34 +239,5 @@ FUNCTIONS: dict[str, Impl] = {
     "bool": _convert_bool,
     "dyn": lambda args, member: args[0],
     "type": _type,
-    "quantity": _typed("quantity", (str,))(_quantity_fn),
-    "isQuantity": _typed("isQuantity", (str,))(lambda a, m: is_quantity(a[0])),
-    "sign": _typed("sign", (_Q,))(lambda a, m: a[0].sign()),
-    "isInteger": _typed("isInteger", (_Q,))(lambda a, m: a[0].as_int64() is not None),
-    "asInteger": _typed("asInteger", (_Q,))(_as_integer),
-    "asApproximateFloat": _typed("asApproximateFloat", (_Q,))(
-        lambda a, m: a[0].approximate_float()
-    ),
-    "add": _typed("add", (_Q, _Q), (_Q, int))(_plus(1)),
-    "sub": _typed("sub", (_Q, _Q), (_Q, int))(_plus(-1)),
-    "compareTo": _ordering("compareTo"),
-    "isGreaterThan": _ordering("isGreaterThan"),
-    "isLessThan": _ordering("isLessThan"),
-    "semver": _typed("semver", (str,), (str, bool))(_semver_fn),
-    "isSemver": _typed("isSemver", (str,), (str, bool))(
-        lambda a, m: is_semver(a[0], bool(a[1]) if len(a) > 1 else False)
-    ),
-    "major": _typed("major", (_S,))(lambda a, m: a[0].major),
-    "minor": _typed("minor", (_S,))(lambda a, m: a[0].minor),
-    "patch": _typed("patch", (_S,))(lambda a, m: a[0].patch),
+    **IMPLEMENTED,  # the libraries' functions: each record's (extensions.py)
 }
-for _name, _sig in STRING_SIGNATURES.items():
-    FUNCTIONS[_name] = _typed(_name, *_sig)(_string_ext(_name))
-
-
-def fits(args: list[Any], signatures: tuple[tuple[type, ...], ...]) -> bool:
-    """Whether runtime values fit one of a function's typed overloads."""
-    return any(
-        len(sig) == len(args) and all(_fits(a, t) for a, t in zip(args, sig, strict=True))
-        for sig in signatures
-    )

@@ -17,7 +17,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from gsb_tui.dra.cel.call_costs import CALL_COSTS, _one
+from gsb_tui.dra.cel.call_costs import CALL_COSTS
+from gsb_tui.dra.cel.call_sizes import one
 from gsb_tui.dra.cel.check import Checked, walk
 from gsb_tui.dra.cel.cost import MAX_COST
 from gsb_tui.dra.cel.functions import FUNCTIONS, index
@@ -262,7 +263,7 @@ class Program:
         impl = FUNCTIONS.get(name)
         if impl is None:
             raise Unported(f"{name}() is not interpreted")
-        cost_of = CALL_COSTS.get(name, _one)
+        cost_of = CALL_COSTS.get(name, one)
         member = node.target is not None
 
         def call(run: Run) -> Any:

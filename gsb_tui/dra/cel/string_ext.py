@@ -1,11 +1,10 @@
 """cel-go's strings extension (ext/strings.go, version 2) for the interpreter: charAt, indexOf,
-lastIndexOf, lowerAscii, upperAscii, trim, replace, split, substring, join and strings.quote,
-with Go's semantics and cel-go's errors, and the overloads each is declared with
-(functions.py's table refuses other runtime types)."""
+lastIndexOf, lowerAscii, upperAscii, replace, split, substring, join and strings.quote, with
+Go's semantics and cel-go's errors (extensions.py declares each, with the runtime types its
+overloads take)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from gsb_tui.dra.cel.semantics import _fail
@@ -15,7 +14,15 @@ def _ascii(s: str, upper: bool) -> str:
     return "".join((c.upper() if upper else c.lower()) if c < "\x80" else c for c in s)
 
 
-def _char_at(s: str, i: int) -> str:
+def lower_ascii(s: str) -> str:
+    return _ascii(s, False)
+
+
+def upper_ascii(s: str) -> str:
+    return _ascii(s, True)
+
+
+def char_at(s: str, i: int) -> str:
     if i < 0 or i > len(s):
         raise _fail(f"index out of range: {i}")
     return s[i] if i < len(s) else ""
@@ -31,12 +38,12 @@ def _at_offset(s: str, sub: str, offset: int) -> int | None:
     return -1 if offset >= len(s) else None
 
 
-def _index_of(s: str, sub: str, offset: int = 0) -> int:
+def index_of(s: str, sub: str, offset: int = 0) -> int:
     decided = _at_offset(s, sub, offset)
     return s.find(sub, offset) if decided is None else decided
 
 
-def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
+def last_index_of(s: str, sub: str, offset: int | None = None) -> int:
     if offset is None:
         if sub == "":
             return len(s)
@@ -49,7 +56,7 @@ def _last_index_of(s: str, sub: str, offset: int | None = None) -> int:
     return s.rfind(sub, 0, min(offset, len(s) - len(sub)) + len(sub))
 
 
-def _substring(s: str, start: int, end: int | None = None) -> str:
+def substring(s: str, start: int, end: int | None = None) -> str:
     if end is None:
         if start < 0 or start > len(s):
             raise _fail(f"index out of range: {start}")
@@ -62,11 +69,11 @@ def _substring(s: str, start: int, end: int | None = None) -> str:
     return s[start:end]
 
 
-def _replace(s: str, old: str, new: str, n: int = -1) -> str:
+def replace(s: str, old: str, new: str, n: int = -1) -> str:
     return s.replace(old, new, n if n >= 0 else -1)
 
 
-def _split(s: str, sep: str, n: int = -1) -> list[str]:
+def split(s: str, sep: str, n: int = -1) -> list[str]:
     """Go's strings.SplitN."""
     if n == 0:
         return []
@@ -78,45 +85,34 @@ def _split(s: str, sep: str, n: int = -1) -> list[str]:
     return s.split(sep, n - 1 if n > 0 else -1)
 
 
-def _join(items: list[Any], sep: str = "") -> str:
+def join(items: list[Any], sep: str = "") -> str:
     for item in items:
         if not isinstance(item, str):
             raise _fail(f"join: invalid input: {item}")
     return sep.join(items)
 
 
-def _quote(s: str) -> str:
-    from cel.stdlib import EXTENSIONS  # part of common-expression-language
-
-    return str(EXTENSIONS["strings"]["strings.quote"](s))
-
-
-_STRING_EXTENSIONS: dict[str, Callable[..., Any]] = {
-    "charAt": _char_at,
-    "indexOf": _index_of,
-    "lastIndexOf": _last_index_of,
-    "lowerAscii": lambda s: _ascii(s, False),
-    "upperAscii": lambda s: _ascii(s, True),
-    "trim": str.strip,
-    "replace": _replace,
-    "split": _split,
-    "substring": _substring,
-    "join": _join,
-    "strings.quote": _quote,
-}
+def quote(s: str) -> str:
+    """strings.quote: Go's escapes for the nine characters cel-go escapes, every other rune as
+    it is; a lone surrogate (no valid rune) becomes U+FFFD, as cel-go's sanitize makes it."""
+    out = ['"']
+    for c in s:
+        if "\ud800" <= c <= "\udfff":
+            out.append("\ufffd")
+        else:
+            out.append(_QUOTED.get(c, c))
+    out.append('"')
+    return "".join(out)
 
 
-# The strings extension's overloads (cel-go ext/strings.go, version 2).
-STRING_SIGNATURES: dict[str, tuple[tuple[type, ...], ...]] = {
-    "charAt": ((str, int),),
-    "indexOf": ((str, str), (str, str, int)),
-    "lastIndexOf": ((str, str), (str, str, int)),
-    "lowerAscii": ((str,),),
-    "upperAscii": ((str,),),
-    "trim": ((str,),),
-    "replace": ((str, str, str), (str, str, str, int)),
-    "split": ((str, str), (str, str, int)),
-    "substring": ((str, int), (str, int, int)),
-    "join": ((list,), (list, str)),
-    "strings.quote": ((str,),),
+_QUOTED = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+    "\\": "\\\\",
+    '"': '\\"',
 }

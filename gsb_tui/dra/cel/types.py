@@ -150,14 +150,15 @@ class Overload:
 @dataclass
 class Function:
     overloads: list[Overload] = field(default_factory=list)
-    native: bool = True  # the Rust library implements it; else a Python k8s_<name> function
 
 
+# The core's functions: cel-go's operators, standard functions and conversions (the libraries'
+# are extensions.py's records; extensions.DECLARED is the checker's whole table).
 FUNCTIONS: dict[str, Function] = {}
 
 
-def _declare(name: str, *overloads: Overload, native: bool = True) -> None:
-    fn = FUNCTIONS.setdefault(name, Function(native=native))
+def _declare(name: str, *overloads: Overload) -> None:
+    fn = FUNCTIONS.setdefault(name, Function())
     fn.overloads.extend(overloads)
 
 
@@ -220,49 +221,7 @@ _declare("dyn", _g(DYN, A))
 _declare("type", _g(type_of(A), A))
 _declare("duration", _g(DURATION, STRING), _g(DURATION, DURATION))
 _declare("timestamp", _g(TIMESTAMP, STRING), _g(TIMESTAMP, INT), _g(TIMESTAMP, TIMESTAMP))
-# Not in the Rust library: Python functions.
-_declare("bool", _g(BOOL, BOOL), _g(BOOL, STRING), native=False)
-# Kubernetes' quantity library.
-_declare("quantity", _g(QUANTITY, STRING), native=False)
-_declare("isQuantity", _g(BOOL, STRING), native=False)
-_declare("sign", _g(INT, QUANTITY), native=False)
-_declare("isInteger", _m(BOOL, QUANTITY), native=False)
-_declare("asInteger", _m(INT, QUANTITY), native=False)
-_declare("asApproximateFloat", _m(DOUBLE, QUANTITY), native=False)
-for _name in ("add", "sub"):
-    _declare(_name, _m(QUANTITY, QUANTITY, QUANTITY), _m(QUANTITY, QUANTITY, INT), native=False)
-# Comparisons are shared by the quantity and semver libraries.
-for _t in (QUANTITY, SEMVER):
-    _declare("isGreaterThan", _m(BOOL, _t, _t), native=False)
-    _declare("isLessThan", _m(BOOL, _t, _t), native=False)
-    _declare("compareTo", _m(INT, _t, _t), native=False)
-# Kubernetes' semver library (version 1: the optional normalize flag).
-_declare("semver", _g(SEMVER, STRING), _g(SEMVER, STRING, BOOL), native=False)
-_declare("isSemver", _g(BOOL, STRING), _g(BOOL, STRING, BOOL), native=False)
-for _name in ("major", "minor", "patch"):
-    _declare(_name, _m(INT, SEMVER), native=False)
-# cel-go's strings extension (version 2), served by common-expression-language's stdlib.
-_declare("charAt", _m(STRING, STRING, INT), native=False)
-for _name in ("indexOf", "lastIndexOf"):
-    _declare(_name, _m(INT, STRING, STRING), _m(INT, STRING, STRING, INT), native=False)
-for _name in ("lowerAscii", "upperAscii", "trim"):
-    _declare(_name, _m(STRING, STRING), native=False)
-_declare(
-    "replace",
-    _m(STRING, STRING, STRING, STRING),
-    _m(STRING, STRING, STRING, STRING, INT),
-    native=False,
-)
-_declare(
-    "split",
-    _m(list_of(STRING), STRING, STRING),
-    _m(list_of(STRING), STRING, STRING, INT),
-    native=False,
-)
-_declare("substring", _m(STRING, STRING, INT), _m(STRING, STRING, INT, INT), native=False)
-_declare("join", _m(STRING, list_of(STRING)), _m(STRING, list_of(STRING), STRING), native=False)
-_declare("strings.quote", _g(STRING, STRING, id="strings_quote"), native=False)
-
+_declare("bool", _g(BOOL, BOOL), _g(BOOL, STRING))
 # Accepted by the API server (its base environment has these libraries) but not evaluated here.
 _UNSUPPORTED_NAMES = """
     mul div divInt find findAll isSorted sum min max reverse format url isURL getScheme getHost
