@@ -51,8 +51,7 @@ def freeze_long_lived() -> None:
     """Once per process, when something long-lived has just been built after the first frame
     (the selector tool's CEL contexts: one per device, ~170,000 objects at 10,000 devices):
     collect, then freeze everything alive out of the collector's reach, so later full
-    collections walk only what is new (80 ms every few keystrokes at 10,000 devices before,
-    15 ms after, measured). Not while someone pauses the collector."""
+    collections walk only what is new. Not while someone pauses the collector."""
     global _long_lived_frozen
     with _lock:
         if _long_lived_frozen or _pauses or not gc.isenabled():

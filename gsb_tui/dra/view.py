@@ -96,7 +96,7 @@ class DraView:
     # The memo of the builder that built the view (dra/builder.py): what the view derives on
     # demand is kept there too, and the next view's build reuses it.
     memo: derive.Memo = field(default_factory=derive.Memo, repr=False, compare=False)
-    # blockers() by what of a request it reads: a selection at 10,000 devices asks again (0.2 s)
+    # blockers() by what of a request it reads: each selection asks again, over every device
     _blockers: dict[Any, dict[DeviceId, Reason]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

@@ -11,7 +11,7 @@ from typing import Any, NoReturn, TypeVar
 
 from gsb_tui.kube import decode
 from gsb_tui.kube.backoff import RETRY_AFTER_MAX_S, Clock, retry_after
-from gsb_tui.kube.http_get import Progress, SlowAnswer
+from gsb_tui.kube.http_get import Fetched, Progress, SlowAnswer
 from gsb_tui.kube.wire_words import plain, wrong_shape
 from gsb_tui.snapshot import Phase
 from gsb_tui.words import Text, t
@@ -101,6 +101,29 @@ def refuse(
     message = status.get("message") if isinstance(status, dict) else None
     text = (body or b"")[:MAX_ERROR_BYTES].decode(errors="replace")
     raise HttpError(code, plain(str(message or text or reason or "")), waited)
+
+
+async def read_answer(resp: Any, limit: int, progress: Progress | None = None) -> Fetched:
+    """An aiohttp-shaped response read whole, as http_get.read_page reads one: its body at most
+    `limit` bytes (None past it), a refusal's at most MAX_ERROR_BYTES; the response released."""
+    headers = getattr(resp, "headers", {}) or {}
+    status, reason, content_type = resp.status, resp.reason or "", resp.content_type or ""
+    retry = str(headers.get("Retry-After") or "")
+    if status >= 300:
+        return Fetched(status, reason, content_type, await error_body(resp), retry)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in resp.content.iter_any():
+            chunks.append(chunk)
+            size += len(chunk)
+            if progress is not None:
+                progress.got = size
+            if size > limit:
+                return Fetched(status, reason, content_type, None, retry)
+    finally:
+        resp.release()
+    return Fetched(status, reason, content_type, b"".join(chunks), retry)
 
 
 async def error_body(resp: Any) -> bytes:

@@ -54,8 +54,8 @@ def _bytes(value: Any) -> bytes | None:
 
 def without_managed_fields(body: bytes) -> bytes:
     """The list with every item's metadata.managedFields dropped, as the parent would drop
-    them (kube/reflector._clean): 18.9 MB of pods become 11.5 MB, which it decodes in 101 ms
-    instead of 160 and cleans in 7 instead of 48 (measured). Anything but a JSON list, or JSON
+    them (kube/reflector._clean): the parent then decodes and cleans a much smaller body.
+    Anything but a JSON list, or JSON
     orjson refuses, goes as it came."""
     if orjson is None:
         return body

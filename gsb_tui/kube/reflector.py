@@ -49,8 +49,8 @@ __all__ = ["STALL_S", "WATCH_SECONDS", "Gone", "HttpError", "NotKubernetes", "Re
 
 Emit = Callable[[Change], None]
 LIST_PAGE = 500
-# Events come paged even at resourceVersion=0 (1.36.3 lists them from etcd): 5,000 came in 10
-# pages, the last list of a busy cluster, 0.19-0.45 s after the pods (measured). ~1 KB each.
+# Events come paged even at resourceVersion=0 (1.36.3 lists them from etcd): in pages of 500
+# they were the last list of a busy cluster, well after the pods. ~1 KB each.
 PAGE_OF = MappingProxyType({Kind.EVENTS: 5000})
 CONNECT_TIMEOUT = 5
 MAX_PAGE_BYTES = 1 << 30
@@ -163,6 +163,7 @@ class Reflector(WatchLoop):
         self.heard_at = self.clock.now()
 
     async def _get(self, query: dict[str, Any], read_timeout: float) -> Any:
+        """A watch's answer (WatchLoop streams it), or its refusal raised."""
         resp = await self.api.get(self.path, query, CONNECT_TIMEOUT, read_timeout)
         if resp.status >= 300:
             body = await error_body(resp)
@@ -196,41 +197,16 @@ class Reflector(WatchLoop):
     async def _read_page(
         self, query: dict[str, Any], progress: Progress
     ) -> tuple[dict[str, Any], str, int]:
-        """Read in a thread where the transport can (Transport.fetch), else through get. A
+        """The page as the transport reads one (Transport.fetch, the one way a list is read). A
         failure is raised as that read saw it, and worded from it (kube/wire_words.py)."""
         got = await self.api.fetch(
             self.path, query, CONNECT_TIMEOUT, PAGE_READ_TIMEOUT, MAX_PAGE_BYTES, progress
         )
-        if got is None:
-            resp = await self._get(query, PAGE_READ_TIMEOUT)
-            try:
-                raw = await self._body(resp, progress)
-                return self._object(raw, resp.content_type), resp.content_type, len(raw)
-            finally:
-                resp.release()
         self._heard()
         if got.status >= 300:
             self._refuse(got.status, got.body, got.content_type, got.reason, got.retry_after)
         size = len(got.body) if got.body is not None else 0
         return self._object(got.body, got.content_type), got.content_type, size
-
-    async def _body(self, resp: Any, progress: Progress | None = None) -> bytes:
-        """The whole body, at most MAX_PAGE_BYTES (500 objects of etcd's largest are ~750 MB;
-        a server streaming without end is not a list page)."""
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in resp.content.iter_any():
-            chunks.append(chunk)
-            size += len(chunk)
-            if progress is not None:
-                progress.got = size
-            if size > MAX_PAGE_BYTES:
-                raise NotKubernetes(t("kube.bad-body", content_type=resp.content_type))
-        self._heard()
-        return b"".join(chunks)
-
-    async def _json(self, resp: Any) -> dict[str, Any]:
-        return self._object(await self._body(resp), resp.content_type)
 
     @staticmethod
     def _object(raw: bytes | None, content_type: str) -> dict[str, Any]:
@@ -240,8 +216,8 @@ class Reflector(WatchLoop):
         """Path and query of the list's first page (LiveSource.begin_lists asks for it early).
 
         resourceVersion=0, as client-go's informers list: served from the API server's watch
-        cache in one answer (the limit applies only where there is no cache). At 17,500
-        objects the seven lists took 1.5 s instead of 2.7 s in 500-object pages (measured).
+        cache in one answer (the limit applies only where there is no cache), much faster
+        than pages of 500.
         A list of "any" version is fine here: the watch goes on from the list's version."""
         return self.path, {"limit": self.page_size, "resourceVersion": "0"}
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 from gsb_tui.bounded import MIB, Refused, read_capped
+from gsb_tui.kube.answers import read_answer
 from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
 from gsb_tui.kube.http_get import (
@@ -58,8 +59,8 @@ class Transport(Protocol):
         read: float,
         limit: int,
         progress: Progress | None = None,
-    ) -> Fetched | None:
-        """A whole list page read off the event loop; None: this transport reads with get.
+    ) -> Fetched:
+        """A whole list page (every list reads its pages here), its body None past `limit`.
         `progress` bounds the whole read and counts its bytes (got -1: not known here)."""
         ...
 
@@ -351,8 +352,10 @@ class ClientTransport:
         read: float,
         limit: int,
         progress: Progress | None = None,
-    ) -> Fetched | None:
-        return None  # the ApiClient carries the credentials: pages are read with get
+    ) -> Fetched:
+        """A list page read through the ApiClient (it carries the credentials), whole, as
+        NativeTransport reads one in a thread."""
+        return await read_answer(await self.get(path, query, connect, read), limit, progress)
 
     async def get(
         self, path: str, query: Mapping[str, Any], connect: float, read: float

@@ -16,7 +16,7 @@ async def read_version(api: Transport, timeout: float = 3.0) -> str:
         got = await asyncio.wait_for(
             api.fetch("/version", {}, timeout, timeout, MAX_VERSION_BYTES), timeout
         )
-        if got is None or got.status != 200 or got.body is None:
+        if got.status != 200 or got.body is None:
             return ""
         found = json.loads(got.body).get("gitVersion")
     except Exception:  # any trouble reading it (a gzip lie, a broken chunk …): not known

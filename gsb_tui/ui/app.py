@@ -48,7 +48,7 @@ from gsb_tui.words import localize, text
 
 REPAINT_INTERVAL = 0.1  # at most ~10 repaints a second, whatever the event rate
 # A slow repaint (at scale) waits 1.5 times its cost, so bursts coalesce and a third of the
-# time is left to the watches (2.0 held updates at 10,000 devices ~1 s behind at 100 events/s).
+# time is left to the watches (a factor of 2 left updates behind at scale).
 COST_FACTOR = 1.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # when the source itself fails (not a watch)
 SHOWN_PROBLEMS = 5  # config problems in the startup warning; the rest are counted

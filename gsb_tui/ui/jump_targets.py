@@ -110,8 +110,7 @@ def split_kind(query: str) -> tuple[str | None, str]:
 
 def subsequence(needle: str) -> re.Pattern[str]:
     """A pattern matching names that hold the needle's characters in order: "[^a]*+a[^b]*+b"
-    finds each character's first place and never backtracks (".*?" did, ~20 ms for 1,400
-    names)."""
+    finds each character's first place and never backtracks (".*?" did, for every name)."""
     parts = []
     for char in needle:
         escaped = re.escape(char)

@@ -106,15 +106,14 @@ class ChangeFilter:
 
 
 class GcHold:
-    """No cyclic collections while the first lists come in. At 10,000 devices they make about
-    a million objects, and the full collections over them took 5 of the 10 s to the first
-    frame (13 of up to 0.85 s, measured). Reference counting still frees what is dropped; the
-    cycles made meanwhile (~21,000 objects, ~3 MB at that size) stay, frozen with the rest.
+    """No cyclic collections while the first lists come in: at scale they make about a million
+    objects, and full collections over them were half the time to the first frame. Reference
+    counting still frees what is dropped; the few cycles made meanwhile stay, frozen with the
+    rest (how much: docs/PERFORMANCE.md, figures behind the code).
 
     `release` after the first synced frame freezes everything alive then (modules, widgets,
-    the first lists) out of the collector's reach, which keeps full collections (40-70 ms at
-    1,000 devices, measured) from landing between an event and its frame, and turns the
-    collector back on."""
+    the first lists) out of the collector's reach, which keeps full collections from landing
+    between an event and its frame, and turns the collector back on."""
 
     def __init__(self) -> None:
         self.held = False
@@ -166,10 +165,9 @@ class FirstLists:
 class AfterFrame:
     """Jobs that wait for the frame of the repaint that asked for them (the App runs them
     from its `_display`), the latest job of each name. Textual's call_after_refresh ran such
-    jobs before the frame was composed: at 10,000 devices the first watches, the lab checks'
-    thread and the CEL library's then held the first complete frame back by ~0.6 s
-    (measured). A repaint that changes nothing on screen writes no frame: its jobs run after
-    AFTER_FRAME_WAIT_S."""
+    jobs before the frame was composed: at scale the first watches, the lab checks' thread and
+    the CEL library's then held the first complete frame back. A repaint that changes nothing
+    on screen writes no frame: its jobs run after AFTER_FRAME_WAIT_S."""
 
     def __init__(self, set_timer: Callable[[float, Callable[[], None]], Stoppable]) -> None:
         self._set_timer = set_timer

@@ -263,7 +263,9 @@ def patched(monkeypatch: pytest.MonkeyPatch, world: World) -> World:
     monkeypatch.setattr(gsb_tui.check_cli, "fetch_snapshot", fetch)
     monkeypatch.setattr(gsb_tui.match_cli, "fetch_snapshot", fetch)
 
-    def dashboard(source: Any, lab_dir: Path, lang: str, scope: str | None = None) -> int:
+    def dashboard(
+        source: Any, lab_dir: Path, lang: str, scope: str | None = None, first_frame: Any = None
+    ) -> int:
         store = Store()
 
         async def briefly() -> None:

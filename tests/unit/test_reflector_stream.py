@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from gsb_tui.kube import decode, reflector
+from gsb_tui.kube.answers import as_object, read_answer
+from gsb_tui.kube.http_get import Fetched
 from gsb_tui.kube.reflector import NotKubernetes, Reflector, _clean
 from gsb_tui.snapshot import KINDS, Kind
 
@@ -30,9 +32,15 @@ class _Content:
 
 class _Resp:
     content_type = "application/json"
+    status, reason = 200, "OK"
 
     def __init__(self, chunks: list[bytes]) -> None:
         self.content = _Content(chunks)
+        self.headers: dict[str, str] = {}
+        self.released = False
+
+    def release(self) -> None:
+        self.released = True
 
 
 def _reflector() -> Reflector:
@@ -67,11 +75,18 @@ def test_an_endless_line_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         asyncio.run(_collect(_Resp([b"x" * 600, b"y" * 600, b"\n"])))
 
 
-def test_an_endless_list_page_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reflector, "MAX_PAGE_BYTES", 1000)
+def test_an_endless_list_page_is_refused() -> None:
+    """A page read through an ApiClient (ClientTransport.fetch) is bounded as a thread's read:
+    past the limit no body, which the reflector refuses as not a list."""
+    endless = _Resp([b"[" * 600, b"[" * 600])
+    got = asyncio.run(read_answer(endless, 1000))
+    assert got.body is None and endless.released
     with pytest.raises(NotKubernetes):
-        asyncio.run(_reflector()._body(_Resp([b"[" * 600, b"[" * 600])))
-    assert asyncio.run(_reflector()._body(_Resp([b'{"items"', b":[]}"]))) == b'{"items":[]}'
+        as_object(got.body, got.content_type)
+    whole = asyncio.run(read_answer(_Resp([b'{"items"', b":[]}"]), 1000))
+    assert whole.body == b'{"items":[]}' and as_object(whole.body, whole.content_type) == {
+        "items": []
+    }
 
 
 def test_clean_drops_managed_fields_and_names_the_kind() -> None:
@@ -112,19 +127,15 @@ class _Api:
         self.lists = 0
         self.watches = 0
 
-    async def fetch(self, *_args: Any) -> None:
-        return None  # pages through get, counted below
-
-    async def get(self, path: str, query: dict[str, Any], connect: float, read: float) -> Any:
-        if query.get("watch"):
-            self.watches += 1
-            await asyncio.sleep(3600)  # a watch with nothing to say
+    async def fetch(self, *_args: Any) -> Fetched:
         self.lists += 1
         body = {"metadata": {"resourceVersion": str(self.lists)}, "items": self.items}
-        resp = _Resp([json.dumps(body).encode()])
-        resp.status = 200  # type: ignore[attr-defined]
-        resp.release = lambda: None  # type: ignore[attr-defined]
-        return resp
+        return Fetched(200, "OK", "application/json", json.dumps(body).encode())
+
+    async def get(self, path: str, query: dict[str, Any], connect: float, read: float) -> Any:
+        assert query.get("watch"), "lists are read with fetch"
+        self.watches += 1
+        await asyncio.sleep(3600)  # a watch with nothing to say
 
 
 async def _reflect(items: int, seconds: float, watching: bool = True) -> tuple[_Api, list[Any]]:
@@ -234,3 +245,29 @@ def test_an_api_not_served_is_asked_for_less_and_less_often() -> None:
     assert waits[:3] == [10.0, 20.0, 40.0]
     assert waits[3:] == [reflector.NOT_SERVED_MAX_S] * 4
     assert waits == sorted(waits)
+
+
+class _ApiClient:
+    """kubernetes_asyncio's ApiClient as ClientTransport calls it: one answer for every call."""
+
+    def __init__(self, resp: _Resp) -> None:
+        self.resp = resp
+        self.asked: list[tuple[str, str, Any]] = []
+
+    async def call_api(self, path: str, method: str, **kwargs: Any) -> _Resp:
+        self.asked.append((path, method, kwargs["query_params"]))
+        return self.resp
+
+
+def test_a_page_through_an_api_client_is_read_whole_as_a_threads_read_is() -> None:
+    from gsb_tui.kube.transport import ClientTransport
+
+    api = _ApiClient(_Resp([b'{"items":', b"[]}"]))
+    got = asyncio.run(ClientTransport(api).fetch("/api/v1/nodes", {"limit": 500}, 5, 30, 1000))
+    assert (got.status, got.body) == (200, b'{"items":[]}') and api.resp.released
+    assert api.asked == [("/api/v1/nodes", "GET", [("limit", 500)])]
+    refused = _Resp([b'{"kind":"Status","code":403}'])
+    refused.status, refused.reason, refused.headers = 403, "Forbidden", {"Retry-After": "7"}
+    got = asyncio.run(ClientTransport(_ApiClient(refused)).fetch("/x", {}, 5, 30, 1000))
+    assert (got.status, got.reason, got.retry_after) == (403, "Forbidden", "7")
+    assert got.body == b'{"kind":"Status","code":403}' and refused.released

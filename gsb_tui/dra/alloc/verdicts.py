@@ -149,8 +149,8 @@ class AllocatorSession:
         """The view's Verdicts for this budget (`now` is read when the view is first asked
         about: binding timeouts are minutes long, a view lives for a repaint). A newer view
         whose allocation parts are the very objects of the last one's gets its verdicts for
-        CARRY_S: at 10,000 devices an event a second would otherwise re-judge a pending pod
-        each time (~0.4 s). The last Verdicts keeps its view, so no compared id can belong to
+        CARRY_S: at scale an event a second would otherwise re-judge a pending pod each time.
+        The last Verdicts keeps its view, so no compared id can belong to
         a new object."""
         with self._lock:
             found = self._last.get(budget_s)

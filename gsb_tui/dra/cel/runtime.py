@@ -108,8 +108,8 @@ def evaluate_prepared(ev: Evaluator, entry: Prepared, deadline: float | None) ->
 
 
 # Outcomes one device keeps, by expression, at most: the selector tool tries a new expression
-# with every key, and at 10,000 devices each kept one is 10,000 objects the cyclic collector
-# walks (full collections of 55-90 ms every few keys, measured). The expressions in use (the
+# with every key, and at scale each kept one is an object per device the cyclic collector
+# walks at every full collection. The expressions in use (the
 # classes', the claims' previews) come back at once through the evaluators' shared outcomes.
 MAX_RESULTS = 32
 

@@ -93,7 +93,7 @@ class Pane(Vertical):
     def set_title(self, title: str) -> None:
         """A new title redraws the top border line only. Textual's `border_title` setter
         refreshes the whole pane, even to the same text: every line of a bordered pane drawn
-        again (the details pane's 38 lines, 2.2 ms per claim selected at lab size, measured)."""
+        again for a title."""
         if self.border_title == title:
             return
         if not self.size:  # not laid out yet: nothing on screen to keep

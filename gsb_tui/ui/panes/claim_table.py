@@ -182,8 +182,7 @@ class ClaimTable(ScrollView, can_focus=True):
 
     def _refresh_changed(self, old_rows: Sequence[TableRow], old_cursor: int) -> None:
         """Redraw only the visible lines whose row or cursor mark changed: a claim coming or
-        going redrew every line of the table (1.6 ms of a 3-widget frame at lab size,
-        measured), though it changes one line and those below it."""
+        going redrew every line of the table, though it changes one line and those below it."""
         top = self.scroll_offset.y
         for index in range(top, top + self.scrollable_content_region.height - 1):
             was = old_rows[index] if index < len(old_rows) else None
@@ -216,7 +215,7 @@ class ClaimTable(ScrollView, can_focus=True):
     def _size_to_rows(self) -> None:
         """Header plus rows, but never less than the visible region: while the rows fit, a
         claim coming or going (or a longer name widening a column) leaves the size alone (a
-        new size lays out the whole screen: 6-10 ms at lab size, measured)."""
+        new size lays out the whole screen)."""
         visible = self.scrollable_content_region.size
         height = max(len(self.rows) + 1, visible.height)
         size = Size(max(self._line_width(), visible.width), height)

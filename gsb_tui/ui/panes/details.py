@@ -240,8 +240,8 @@ class DetailsPane(Pane):
     def _update_body(self, content: Text) -> None:
         """Update only when the text or its styles changed: an update re-renders the pane.
         The body is at least as tall as the pane (styles: min-height), so while the old and
-        the new text both fit, its size stays and the screen is not laid out again (6-10 ms
-        at lab size, measured); one line of room is kept for wrapping that differs."""
+        the new text both fit, its size stays and the screen is not laid out again; one line
+        of room is kept for wrapping that differs."""
         shown = (content.plain, tuple(content.spans), content.style)
         if shown == self._shown:
             return

@@ -147,7 +147,7 @@ class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
 
     # --- panes ---------------------------------------------------------------------------
     # Looked up once (cached_property keeps no failed lookup): query_one walks the DOM, and a
-    # repaint asked ~20 times (~0.5 ms at lab size, measured). The panes live with the screen.
+    # repaint asked about twenty times. The panes live with the screen.
 
     @cached_property
     def header(self) -> StatusHeader:

@@ -88,8 +88,8 @@ class JumpScreen(ModalScreen[Target | None]):
         self.title_text = title or text(lang, "jump.title")
         self.shown: list[Target] = []
         self.total = 0
-        # At 10,000 devices blending the dashboard beneath into every frame of the box costs
-        # ~0.3 s a key (Textual re-renders the screen under a translucent one): opaque there.
+        # At scale, blending the dashboard beneath into every frame of the box costs each key
+        # a re-render of that screen (Textual draws the screen under a translucent one).
         self.set_class(len(view.devices) > OPAQUE_DEVICES, "opaque")
 
     def compose(self) -> ComposeResult:

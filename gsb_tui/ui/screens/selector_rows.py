@@ -78,8 +78,8 @@ def listed(trial: Trial, limit: int = MAX_ROWS) -> tuple[DeviceVerdict, ...]:
 class DeviceRows:
     """The device table, laid out as Rich's Table(expand=True, box=None, pad_edge=False) lays
     out these columns (mark, DEVICE, RESULT 2, CLAIM 2, PODS 1 by ratio), one line per row,
-    cells cropped with an ellipsis: a Table measures and wraps every cell, which at a hundred
-    rows costs a keystroke ~0.2 s on every layout."""
+    cells cropped with an ellipsis: a Table measures and wraps every cell, on every layout of
+    every keystroke."""
 
     HEADER = ("", "DEVICE", "RESULT", "CLAIM", "PODS")
 
