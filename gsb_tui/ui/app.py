@@ -94,9 +94,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         self.source = source
-        # Told once the first frame with every kind listed is on screen (e.g. LiveSource.drawn:
-        # its first watches wait for it)
-        self.first_frame = first_frame
+        self.first_frame = first_frame  # told when a frame first shows every kind's list
         self.lab_dir = lab_dir
         self.lang = lang
         self.repaint_interval = repaint_interval
@@ -259,7 +257,7 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         self.after_frame.add("cel", self._load_cel)
         if not self.gc_hold.frozen and view.snapshot.synced:
             self.after_frame.add("gc", self.gc_hold.release)  # see pacing.GcHold
-            if self.first_frame is not None:
+            if self.first_frame is not None:  # e.g. LiveSource.drawn: its first watches wait
                 self.after_frame.add("drawn", self.first_frame)
 
     def on_unmount(self) -> None:

@@ -230,7 +230,7 @@ import asyncio, sys
 import gsb_tui.ui.run as run
 from gsb_tui import cli
 
-def headless(source, lab_dir, lang, scope=None):
+def headless(source, lab_dir, lang, scope=None, first_frame=None):
     from tests.ui.helpers import make_app
 
     async def go():

@@ -61,8 +61,7 @@ class Allocator:
         deadline: float | None = None,
         session: cel.CelSession | None = None,
     ) -> None:
-        self.cel = session or cel.CelSession()  # whose compiled selectors it evaluates
-        self.features = features
+        self.cel, self.features = session or cel.CelSession(), features
         self.state = state
         self.classes = classes
         self.index = slices
