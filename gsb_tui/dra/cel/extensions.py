@@ -29,6 +29,8 @@ from gsb_tui.dra.cel.types import (
     STRING,
     Function,
     Overload,
+    _g,
+    _m,
     list_of,
 )
 
@@ -88,14 +90,6 @@ def _fits(value: Any, kind: type | tuple[type, ...]) -> bool:
         if k not in (int, Uint, bool) and isinstance(value, k) and not isinstance(value, bool):
             return True
     return False
-
-
-def _g(result: Any, *params: Any, id: str = "") -> Overload:
-    return Overload(params, result, id=id)
-
-
-def _m(result: Any, *params: Any, id: str = "") -> Overload:
-    return Overload(params, result, member=True, id=id)
 
 
 # --- implementations -------------------------------------------------------------------------
