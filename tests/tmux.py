@@ -10,15 +10,18 @@ class Tmux:
         self.socket = socket
 
     def __call__(self, *args: str) -> str:
-        return subprocess.run(
+        done = subprocess.run(
             ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
             capture_output=True,
             text=True,
-            check=True,
-        ).stdout
+            timeout=30,
+        )
+        if done.returncode:  # tmux's own words, not only its exit status
+            raise AssertionError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+        return done.stdout
 
     def screen(self) -> str:
         return self("capture-pane", "-p", "-t", "gsb")
 
     def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)

@@ -47,7 +47,7 @@ def recording(tmp_path: Path) -> Path:
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Tmux]:
     assert shutil.which("tmux"), "tmux is needed (scripts/test installs it)"
-    t = Tmux(f"gsb-test-{os.getpid()}")
+    t = Tmux(f"gsb-test-{os.getpid()}-{tmp_path.name}")  # a server of its own per test
     yield t
     t.kill()
 
