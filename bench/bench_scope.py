@@ -47,7 +47,7 @@ def _kept_mb(body: bytes, keep: bool) -> tuple[int, float]:
         kept.append,
         namespace="dra-lab",
         all_namespaces_first=True,
-        keep=pod_filter("dra-lab") if keep else None,
+        scope=pod_filter("dra-lab") if keep else None,
     )
     gc.collect()
     tracemalloc.start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from gsb_tui.kube import dra_scope
 from gsb_tui.kube.answers import paced
@@ -23,7 +23,7 @@ from gsb_tui.kube.source import Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import NativeTransport, Transport, make_transport
 from gsb_tui.kube.version import read_version
-from gsb_tui.snapshot import KINDS, Kind, KindState, Obj
+from gsb_tui.snapshot import KINDS, Kind, KindState
 from gsb_tui.words import t
 
 # Kinds read across namespaces when RBAC allows (a device held in another namespace is not free;
@@ -89,13 +89,13 @@ class LiveSource:
                 poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
                 watching=self.watching,
                 before_first_watch=self._until_drawn if self.hold_first_watches else None,
-                keep=self._keep(kind),
+                scope=self._scope(kind),
                 clock=self.clock,
             )
             for kind in self.kinds
         }
 
-    def _keep(self, kind: Kind) -> Callable[[Obj], bool] | None:
+    def _scope(self, kind: Kind) -> dra_scope.Scope | None:
         if kind is Kind.PODS:
             return dra_scope.pod_filter(self.target.namespace)
         if kind is Kind.EVENTS:

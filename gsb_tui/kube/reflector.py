@@ -37,6 +37,7 @@ from gsb_tui.kube.answers import (
 )
 from gsb_tui.kube.backoff import REAL, Backoff, Clock
 from gsb_tui.kube.config import KubeconfigError
+from gsb_tui.kube.dra_scope import Scope
 from gsb_tui.kube.http_get import Progress, SlowAnswer
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.transport import Transport
@@ -97,12 +98,12 @@ class Reflector(WatchLoop):
         poll_every: float = POLL_NODES_S,
         watching: bool = True,
         before_first_watch: Callable[[], Awaitable[None]] | None = None,
-        keep: Callable[[Obj], bool] | None = None,
+        scope: Scope | None = None,
         clock: Clock = REAL,
         rng: random.Random | None = None,
     ) -> None:
         self.api = api
-        self.keep = keep  # across namespaces, only what it keeps is stored (kube/dra_scope.py)
+        self.keep = scope  # only what it keeps is stored (kube/dra_scope.py)
         self.info = info
         self.emit = emit
         self.namespace = namespace
@@ -125,9 +126,6 @@ class Reflector(WatchLoop):
         self.watch_lines = 0  # events and bookmarks of the watch under way
         self._last_line = self.heard_at  # of the watch under way (its watchdog reads it)
         self._next_watch_at = float("-inf")
-
-    def _wanted(self, obj: Obj) -> bool:
-        return self.keep is None or not self.all_namespaces or self.keep(obj)
 
     @property
     def scope(self) -> str:
@@ -224,6 +222,8 @@ class Reflector(WatchLoop):
     async def list(self) -> str:
         items: list[Obj] = []
         query = self.first_page()[1]
+        if self.keep is not None:
+            self.keep.relisting()
         pages = size = seen = 0
         kind = self.info.kind.value
         while True:
@@ -237,7 +237,8 @@ class Reflector(WatchLoop):
                 raise NotKubernetes(wrong_shape(f"{kind} metadata", meta, "mapping"))
             checked_page(page, f"{kind} items", seen)
             seen += len(page)
-            items.extend(_clean(o, self.info) for o in page if self._wanted(o))
+            kept = page if self.keep is None else self.keep.listed(page)
+            items.extend(_clean(o, self.info) for o in kept)
             token = meta.get("continue")
             if token:
                 if not isinstance(token, str):

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from gsb_tui.kube import decode
 from gsb_tui.kube.answers import Gone, HttpError, NotKubernetes, Stalled, checked
 from gsb_tui.kube.backoff import HEALTHY_S, Backoff, Clock
+from gsb_tui.kube.dra_scope import Scope
 from gsb_tui.kube.store import Change
 from gsb_tui.kube.wire_words import plain
 from gsb_tui.snapshot import KindInfo, KindState, Obj, Phase
@@ -36,6 +37,7 @@ class WatchLoop:
 
     info: KindInfo
     emit: Callable[[Change], None]
+    keep: Scope | None
     clock: Clock
     rng: random.Random
     backoff: Backoff
@@ -54,9 +56,6 @@ class WatchLoop:
         quiet: str = "",
         heard: float | None = None,
     ) -> None:
-        raise NotImplementedError
-
-    def _wanted(self, obj: Obj) -> bool:
         raise NotImplementedError
 
     def _clean(self, obj: dict[str, Any]) -> Obj:
@@ -160,8 +159,10 @@ class WatchLoop:
         new_rv = meta.get("resourceVersion") if isinstance(meta, dict) else None
         if new_rv:
             rv = str(new_rv)
-        if etype == "DELETED" or (etype in ("ADDED", "MODIFIED") and self._wanted(obj)):
-            self.emit(Change(self.info.kind, etype, obj=self._clean(obj)))
+        if etype in ("ADDED", "MODIFIED", "DELETED"):
+            passed = etype if self.keep is None else self.keep.event(etype, obj)
+            if passed is not None:
+                self.emit(Change(self.info.kind, passed, obj=self._clean(obj)))
         return rv
 
     async def _watching(self, rv: str) -> NoReturn:

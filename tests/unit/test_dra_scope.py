@@ -83,7 +83,7 @@ def test_a_reflector_across_namespaces_stores_only_what_it_keeps() -> None:
         changes.append,
         namespace=LAB,
         all_namespaces_first=True,
-        keep=pod_filter(LAB),
+        scope=pod_filter(LAB),
     )
     asyncio.run(reflector.list())
     (synced,) = [c for c in changes if c.type == "SYNCED"]
@@ -91,6 +91,37 @@ def test_a_reflector_across_namespaces_stores_only_what_it_keeps() -> None:
     assert kept == {(p["metadata"]["namespace"], p["metadata"]["name"]) for p in pods} | {
         ("team-c", with_claims["metadata"]["name"])
     }
-    # In one namespace (RBAC allowed no more), every object is kept.
-    reflector.all_namespaces = False
-    assert reflector._wanted(other[0])
+
+
+def test_the_watch_passes_what_the_scope_keeps_and_deletes_what_leaves_it() -> None:
+    pods = _recorded_pods()
+    with_claims = next(p for p in pods if p["spec"].get("resourceClaims"))
+    plain, dra = (
+        _elsewhere(with_claims, "team-b", dra=False),
+        _elsewhere(with_claims, "team-c", True),
+    )
+    changes: list[Any] = []
+    reflector = Reflector(
+        _Pages([]),  # type: ignore[arg-type]
+        KINDS[Kind.PODS],
+        changes.append,
+        namespace=LAB,
+        all_namespaces_first=True,
+        scope=pod_filter(LAB),
+    )
+    asyncio.run(reflector.list())
+
+    def event(etype: str, obj: dict[str, Any]) -> list[tuple[str, str]]:
+        changes.clear()
+        reflector._event(json.dumps({"type": etype, "object": obj}).encode(), "1", "json")
+        return [(c.type, c.obj["metadata"]["namespace"]) for c in changes]
+
+    assert event("ADDED", plain) == []  # not about DRA: never stored
+    assert event("ADDED", dra) == [("ADDED", "team-c")]
+    assert event("MODIFIED", dra) == [("MODIFIED", "team-c")]
+    left = _elsewhere(dra, "team-c", dra=False)  # a change that leaves the scope
+    assert event("MODIFIED", left) == [("DELETED", "team-c")]
+    assert event("MODIFIED", left) == []  # already gone
+    assert event("DELETED", plain) == []  # never kept: nothing to delete
+    assert event("ADDED", with_claims) == [("ADDED", LAB)]  # the lab's namespace: kept whole
+    assert event("DELETED", with_claims) == [("DELETED", LAB)]
