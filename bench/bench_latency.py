@@ -31,6 +31,7 @@ from harness import (
 )
 from headless import SIZE, BenchApp, Sample, Samples, phase_split, settle, until
 from outside import StampedWatch, Writer
+from textual_floor import measure as floor_measure
 
 from gsb_tui.cluster.control_plane import ControlPlane
 
@@ -71,6 +72,24 @@ async def _one(app: BenchApp, rest: Writer, watch: StampedWatch, name: str, even
     await until(lambda: board.get(name) is not None and watch.when(event, name) is not None, WAIT_S)
     settle(app, sample, watch.when)
     return sample
+
+
+def floor(figures: Figures, samples: Samples, prefix: str, updates: int) -> None:
+    """The physical floor in the same conditions (the busy core still spinning when busy):
+    kubectl's delivery plus a bare Textual app's own update → frame (bench/textual_floor.py).
+    gsb-tui's event → screen p95 over that sum is the ratio issue 27 sets goals on."""
+    took = asyncio.run(floor_measure(updates))
+    figures.add(f"{prefix}textual_floor_p50_ms", percentile(took, 50), "ms", "a bare Textual app")
+    figures.add(f"{prefix}textual_floor_p95_ms", percentile(took, 95), "ms", f"{len(took)} frames")
+    screen, kube = samples.ms("screen"), samples.ms("kubectl")
+    if screen and kube and took:
+        ratio = percentile(screen, 95) / (percentile(kube, 95) + percentile(took, 95))
+        figures.add(
+            f"{prefix}event_to_screen_p95_floor_ratio",
+            ratio,
+            "x floor",
+            "gsb-tui's p95 over (kubectl p95 + bare-Textual p95), same run",
+        )
 
 
 def report(figures: Figures, samples: Samples, prefix: str, label: str) -> None:
@@ -120,6 +139,7 @@ def _run(cp: ControlPlane, figures: Figures, events: int, prefix: str, section: 
     started = time.monotonic()
     samples, app = asyncio.run(_measure(cp, events, f"{prefix.rstrip('_') or 'lat'}"))
     report(figures, samples, f"{prefix}event_to_screen", f"{prefix}kubectl_watch")
+    floor(figures, samples, prefix, max(60, events))
     per_frame = 1000 * app.render_s / max(1, app.frames)
     figures.note(
         section,

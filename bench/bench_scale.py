@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import placement
+import scale_keys
 from harness import (
     CLAIMS_PATH,
     PODS_PATH,
@@ -61,6 +62,7 @@ from gsb_tui.kube.live import LiveSource
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind
 
+AFTER_FIRST_S = 30.0  # the CPU of this long after the first complete frame is printed
 SETTLE_STALL_S = 30.0  # no pod bound or started for this long: it will not get better
 LIFETIME_S = 1.0  # each rate claim is deleted this long after it was created
 DRAIN_S = 30.0  # after the last write, how long the app may take to show everything
@@ -90,6 +92,7 @@ class Scale:
     threads: int = 4  # parallel creates
     settle_max_s: float = 360.0  # the scheduler binds ~5-15 DRA pods/s here
     placed_by_bench: bool = False  # pods bound and claims allocated by the bench (placement.py)
+    per_node: int = 8  # devices a node publishes
 
     def name(self, figure: str) -> str:
         if figure == "idle_cpu_pct" and self.prefix == "scale":
@@ -479,11 +482,22 @@ def first_paint(
             if not last:
                 continue
             pid = app.pid()
+            painted_at, cpu_at_paint = time.monotonic(), cpu_seconds(pid)
             time.sleep(3.0)  # the checklist and first repaints done
             figures.add(scale.name("rss_mb"), rss_mb(pid), "MB", "3 s after first paint")
             if scale.complete:
                 figures.add(
                     scale.name("rss_settled_mb"), settled_rss(pid), "MB", "once it stops growing"
+                )
+                # What follows a first frame, that keys typed then would wait behind.
+                time.sleep(max(0.0, painted_at + AFTER_FIRST_S - time.monotonic()))
+                spent = cpu_seconds(pid) - cpu_at_paint
+                wall = time.monotonic() - painted_at
+                figures.add(
+                    scale.name("cpu_after_first_frame_pct"),
+                    100 * spent / wall,
+                    "%",
+                    f"of a core, the {wall:.0f} s after the first complete frame, nothing typed",
                 )
             if beats is not None:  # first with nothing arriving at all, for the floor
                 log(f"{scale.prefix}: idle CPU over {scale.idle_s:.0f} s, no heartbeats")
@@ -723,6 +737,8 @@ def run(
                 f"each of {scale.nodes} nodes every {scale.heartbeats[0]:.0f}-"  # type: ignore[index]
                 f"{scale.heartbeats[1]:.0f} s; {beats.errors} failed",  # type: ignore[index]
             )
+        if scale.complete:  # the large runs: keys, the selector tool and `why` at that size
+            scale_keys.run(cp, figures, scale.prefix, scale.size, scale.per_node)
         update_latency(cp, scale, figures)
         if scale.apiserver:
             with beats.paused() if beats is not None else contextlib.nullcontext():

@@ -41,7 +41,7 @@ from operator_scale import scaled_changes
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from gsb_tui.kube.source import Emit, SourceInfo
+from gsb_tui.kube.source import ChangeSource, Emit, SourceInfo
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import Kind
 from gsb_tui.ui.app import GsbApp
@@ -67,7 +67,7 @@ class ListSource:
 
 
 class KeysApp(GsbApp):
-    def __init__(self, source: ListSource) -> None:
+    def __init__(self, source: ChangeSource) -> None:
         super().__init__(source, NO_LAB_DIR, "en", watch_lab_dir=False)
         self.frames: list[float] = []
 

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import bench_check
+import bench_k9s
 import bench_latency
 import bench_scale
 import bench_startup
@@ -30,7 +31,7 @@ from gsb_tui.cluster.build import ensure_binaries
 from gsb_tui.cluster.control_plane import Settings
 
 UNITS = frozenset({"ns", "us", "ms", "s", "MB", "%", "x"})
-SECTIONS = ("offline", "latency", "check", "startup", "scale", "profile")
+SECTIONS = ("offline", "latency", "peer", "check", "startup", "scale", "profile")
 # Not in a default run (each takes 10-15 minutes here): `--scale`, or --only with the name.
 LARGE = ("scale10k", "scale_partitions")
 HEARTBEAT_S = (20.0, 45.0)  # kwok's node-heartbeat stage: every 20 s plus up to 25 s jitter
@@ -104,6 +105,7 @@ def large_scale(
         threads=16,
         settle_max_s=1500.0,
         placed_by_bench=args.scale_placement == "bench",
+        per_node=per_node,
     )
     figures.note(
         section,
@@ -186,11 +188,13 @@ def main() -> int:
         offline_benches(figures)
         worker_description_cost(figures)
 
-    if only & {"latency", "check", "startup"} or (profile and not args.scale):
+    if only & {"latency", "peer", "check", "startup"} or (profile and not args.scale):
         with practice_cluster(Settings(audit=False)) as cp:
             if "latency" in only:
                 bench_latency.run(cp, figures, 60 if quick else 200)
                 bench_latency.run(cp, figures, 60 if quick else 200, busy=True)
+            if "peer" in only:  # k9s, and gsb-tui, in tmux: the same events
+                bench_k9s.run(cp, figures, 40 if quick else 100)
             if "check" in only:
                 hot += bench_check.run(cp, figures, 3 if quick else 5, profile=profile)
             if "startup" in only:

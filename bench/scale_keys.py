@@ -1,0 +1,201 @@
+"""Issue 27, goal 3: interactions on the large practice cluster, from the first frame on.
+
+The real GsbApp on a LiveSource of the bench's cluster (headless, the scale run's size, each
+frame turned into terminal bytes and stamped, bench/operator_keys.KeysApp) is started fresh;
+the moment its first frame shows every kind synced and the grid drawn, keys are typed at
+once — the work that follows a first frame must not make the first keys wait:
+- key → last frame it caused, for grid navigation (down, pagedown, end, home), Tab between
+  panes, the claims filter (`/` and typing a claim's name) and the jump box (`:` and a node's
+  name): `<prefix>_key_to_frame_p50/p95_ms` over all of them, and per kind apart;
+- the process's CPU over the 30 s after the first frame, keys and all
+  (`<prefix>_cpu_after_first_frame_pct`, every thread);
+- the selector tool: a key turning one valid selector into another (every device evaluated)
+  until the frame showing the new text's trial (`<prefix>_selector_keystroke_p95_ms`), then its
+  CPU idle with the tool open (`<prefix>_idle_selector_cpu_pct`);
+- `gsb-tui why` on a pending pod, the whole process (`<prefix>_why_s`, median of 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness import GSB_TUI, Figures, claim_body, log, median, percentile
+from operator_keys import (
+    KeysApp,
+    key_to_frame,
+    no_blink,
+    stamp_shows,
+    trial_shown,
+    until,
+)
+from textual.widgets import Input
+
+from gsb_tui.cluster.control_plane import ControlPlane
+from gsb_tui.cluster.rest import RestError
+from gsb_tui.cluster.seed import LAB_NAMESPACE
+from gsb_tui.kube.config import Target
+from gsb_tui.kube.live import LiveSource
+from gsb_tui.ui.screens.dashboard import DashboardScreen
+from gsb_tui.ui.screens.selector import SelectorScreen
+
+AFTER_FIRST_S = 30.0
+PENDING = "bench-too-big"  # asks one device more than any node has
+
+
+def pending_pod(cp: ControlPlane, per_node: int) -> str:
+    """A pod the scheduler cannot place: its claim asks per_node + 1 devices."""
+    rest = cp.rest()
+    body = claim_body(PENDING)
+    body["spec"]["devices"]["requests"][0]["exactly"].update(
+        {"allocationMode": "ExactCount", "count": per_node + 1}
+    )
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": PENDING, "namespace": LAB_NAMESPACE},
+        "spec": {
+            "resourceClaims": [{"name": "gpus", "resourceClaimName": PENDING}],
+            "containers": [
+                {"name": "c", "image": "busybox", "resources": {"claims": [{"name": "gpus"}]}}
+            ],
+        },
+    }
+    for path, obj in (
+        (f"/apis/resource.k8s.io/v1/namespaces/{LAB_NAMESPACE}/resourceclaims", body),
+        (f"/api/v1/namespaces/{LAB_NAMESPACE}/pods", pod),
+    ):
+        try:
+            rest.create(path, obj)
+        except RestError as exc:
+            if "AlreadyExists" not in str(exc) and "already exists" not in str(exc):
+                raise
+    return f"{LAB_NAMESPACE}/{PENDING}"
+
+
+def why_seconds(cp: ControlPlane, pod: str, runs: int = 3) -> tuple[float, int, str]:
+    args = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
+    times, code, first = [], 0, ""
+    for _ in range(runs):
+        started = time.monotonic()
+        done = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
+        times.append(time.monotonic() - started)
+        code = done.returncode
+        first = first or (done.stdout.strip().splitlines() or [""])[0]
+    return median(times), code, first
+
+
+async def _keys(pilot: Any, app: KeysApp, keys: list[str]) -> list[float]:
+    out = []
+    for key in keys:
+        ms = await key_to_frame(pilot, app, key)
+        if ms is not None:
+            out.append(ms)
+    return out
+
+
+@dataclass
+class Measured:
+    keys: dict[str, list[float]] = field(default_factory=dict)  # kind -> key to frame, ms
+    selector: list[float] = field(default_factory=list)  # keystroke -> trial shown, ms
+    cpu_after_first_frame: float = 0.0  # %, every thread
+    after_first_s: float = 0.0
+    idle_selector: float = 0.0  # %
+
+
+async def _measure(cp: ControlPlane, size: tuple[int, int], idle_s: float) -> Measured:
+    source = LiveSource(Target(kubeconfig=cp.kubeconfig, namespace=LAB_NAMESPACE))
+    app = KeysApp(source)
+    got = Measured()
+    async with app.run_test(size=size, headless=True) as pilot:
+
+        def drawn() -> bool:
+            view = app.view
+            return view is not None and view.snapshot.synced and bool(app.dashboard.grid.cells)
+
+        if not await until(drawn, 300, step=0.005):
+            raise RuntimeError("the dashboard never drew the cluster")
+        first, cpu = time.monotonic(), time.process_time()
+        view = app.view
+        assert view is not None
+        app.dashboard.focus_pane("grid")
+        got.keys["grid"] = await _keys(
+            pilot, app, ["down"] * 8 + ["pagedown"] * 3 + ["end", "home"]
+        )
+        got.keys["tab"] = await _keys(pilot, app, ["tab"] * 6)
+        app.dashboard.focus_pane("claims")
+        claim = max(view.claims.values(), key=lambda c: c.name).name
+        got.keys["filter"] = await _keys(pilot, app, ["slash", *claim[: max(4, len(claim) // 2)]])
+        await pilot.press("escape")
+        node = sorted(view.nodes())[-1]
+        jump = await _keys(pilot, app, ["colon"])
+        if jump and not isinstance(app.screen, DashboardScreen):
+            no_blink(app)
+            jump += await _keys(pilot, app, [*node, "enter"])
+        got.keys["jump"] = jump
+        if not isinstance(app.screen, DashboardScreen):
+            await pilot.press("escape")
+        rest = AFTER_FIRST_S - (time.monotonic() - first)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        wall = time.monotonic() - first
+        got.cpu_after_first_frame = 100 * (time.process_time() - cpu) / wall
+        got.after_first_s = wall
+        await pilot.press("s")
+        await until(lambda: isinstance(app.screen, SelectorScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, SelectorScreen)
+        no_blink(app)
+        stamp_shows(screen)
+        box = screen.query_one("#selector-input", Input)
+        box.value = f"device.attributes['{view.lab_driver()}'].index == 0"
+        await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 60)
+        box.cursor_position = len(box.value)
+        got.selector = [
+            await trial_shown(pilot, app, screen, key)
+            for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 2
+        ]
+        await pilot.pause(3.0)  # the last trial's frame and its collections done
+        cpu, wall0 = time.process_time(), time.monotonic()
+        await asyncio.sleep(idle_s)
+        got.idle_selector = 100 * (time.process_time() - cpu) / (time.monotonic() - wall0)
+    return got
+
+
+def run(
+    cp: ControlPlane, figures: Figures, prefix: str, size: tuple[int, int], per_node: int
+) -> None:
+    log(f"{prefix}: keys from the first frame on, the selector tool, `gsb-tui why`")
+    got = asyncio.run(_measure(cp, size, idle_s=20.0))
+    every: list[float] = []
+    for kind, values in got.keys.items():
+        every += values
+        if values:
+            figures.add(f"{prefix}_{kind}_key_to_frame_p95_ms", percentile(values, 95), "ms")
+        else:
+            figures.add(f"{prefix}_{kind}_key_to_frame", "no frame", "")
+    figures.add(f"{prefix}_key_to_frame_p50_ms", percentile(every, 50), "ms")
+    figures.add(f"{prefix}_key_to_frame_p95_ms", percentile(every, 95), "ms", f"{len(every)} keys")
+    figures.add(
+        f"{prefix}_cpu_after_first_frame_pct",
+        got.cpu_after_first_frame,
+        "%",
+        f"the {got.after_first_s:.0f} s after the first frame, keys typed",
+    )
+    selector = got.selector
+    figures.add(f"{prefix}_selector_keystroke_p50_ms", percentile(selector, 50), "ms")
+    figures.add(f"{prefix}_selector_keystroke_p95_ms", percentile(selector, 95), "ms")
+    figures.add(
+        f"{prefix}_idle_selector_cpu_pct",
+        got.idle_selector,
+        "%",
+        "20 s, the tool open",
+    )
+    pod = pending_pod(cp, per_node)
+    time.sleep(5.0)  # the scheduler has tried it and said why
+    seconds, code, first = why_seconds(cp, pod)
+    figures.add(f"{prefix}_why_s", seconds, "s", f"gsb-tui why {pod}, median of 3, exit {code}")
+    figures.note(prefix, f"gsb-tui why {pod}: {first}")
