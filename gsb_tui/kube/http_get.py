@@ -3,12 +3,14 @@ only, so the page-reading child process (kube/page_reader.py) starts in millisec
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
 import os
 import socket
 import ssl
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -17,6 +19,36 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 Closer = Callable[[], None]
+
+
+class Cancel:
+    """What ends a read blocked in a thread at once. A closer registered after cancel() runs at
+    once: a thread still connecting when its caller gave up would otherwise send its request
+    and wait out the read timeout, holding the server's connection open."""
+
+    def __init__(self) -> None:
+        self._closers: list[Closer] = []
+        self._lock = threading.Lock()
+        self.cancelled = False
+
+    def append(self, closer: Closer) -> None:
+        with self._lock:
+            if not self.cancelled:
+                self._closers.append(closer)
+                return
+        _quietly(closer)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            closers, self._closers = self._closers, []
+        for closer in closers:
+            _quietly(closer)
+
+
+def _quietly(closer: Closer) -> None:
+    with contextlib.suppress(OSError):
+        closer()
 
 
 @dataclass(frozen=True)
@@ -152,7 +184,7 @@ def read_page(
     connect: float,
     read: float,
     limit: int,
-    cancel: list[Closer],
+    cancel: Cancel,
     progress: Progress | None = None,
 ) -> Fetched:
     """GET target whole (at most `limit` bytes, else body None). Raises OSError, TimeoutError

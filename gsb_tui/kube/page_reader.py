@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - orjson is a dependency
 
 from gsb_tui.kube.http_get import (
     Address,
+    Cancel,
     Progress,
     SlowAnswer,
     client_context,
@@ -109,7 +110,7 @@ def answer(request: dict[str, Any], out: BinaryIO) -> None:
                 float(request["connect"]),
                 float(request["read"]),
                 int(request["limit"]),
-                [],
+                Cancel(),
                 progress,
             )
         except SlowAnswer as exc:

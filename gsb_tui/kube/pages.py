@@ -24,23 +24,17 @@ from typing import Any, TypeVar
 import orjson
 
 from gsb_tui.kube import page_reader
-from gsb_tui.kube.http_get import Closer, Fetched, Progress, SlowAnswer
+from gsb_tui.kube.http_get import Cancel, Fetched, Progress, SlowAnswer
 
 T = TypeVar("T")
 
 
-def close_all(closers: list[Closer]) -> None:
-    for close in closers:
-        with contextlib.suppress(OSError):
-            close()
-
-
 def _in_thread(
-    work: Callable[[list[Closer]], T],
-) -> tuple[concurrent.futures.Future[T], list[Closer]]:
+    work: Callable[[Cancel], T],
+) -> tuple[concurrent.futures.Future[T], Cancel]:
     """Start work in a daemon thread; its answer, and what ends its blocked read."""
     answer: concurrent.futures.Future[T] = concurrent.futures.Future()
-    closers: list[Closer] = []
+    closers = Cancel()
 
     def run() -> None:
         # A cancelled answer refuses both: nobody waits for it any more.
@@ -56,15 +50,15 @@ def _in_thread(
     return answer, closers
 
 
-async def _awaited(answer: concurrent.futures.Future[T], closers: list[Closer]) -> T:
+async def _awaited(answer: concurrent.futures.Future[T], closers: Cancel) -> T:
     try:
         return await asyncio.wrap_future(answer)
     except asyncio.CancelledError:  # the caller gave up: end the read
-        close_all(closers)
+        closers.cancel()
         raise
 
 
-async def in_daemon_thread(work: Callable[[list[Closer]], T]) -> T:
+async def in_daemon_thread(work: Callable[[Cancel], T]) -> T:
     """Run work in a daemon thread; cancelling the caller runs the closers work registered."""
     return await _awaited(*_in_thread(work))
 
@@ -74,9 +68,9 @@ class Begun:
     thread; `take` hands one out once, as an awaitable."""
 
     def __init__(self) -> None:
-        self._answers: dict[str, tuple[concurrent.futures.Future[Any], list[Closer]]] = {}
+        self._answers: dict[str, tuple[concurrent.futures.Future[Any], Cancel]] = {}
 
-    def start(self, key: str, work: Callable[[list[Closer]], Any]) -> None:
+    def start(self, key: str, work: Callable[[Cancel], Any]) -> None:
         if key not in self._answers:
             self._answers[key] = _in_thread(work)
 
@@ -89,7 +83,7 @@ class Begun:
     def close(self) -> None:
         """End the reads nobody took."""
         for _answer, closers in self._answers.values():
-            close_all(closers)
+            closers.cancel()
         self._answers.clear()
 
 

@@ -26,7 +26,7 @@ from gsb_tui.kube.config import KubeconfigError, Resolved, make_api_client
 from gsb_tui.kube.exec_plugin import ExecCredential, ExecPluginError, run_plugin
 from gsb_tui.kube.http_get import (
     Address,
-    Closer,
+    Cancel,
     Fetched,
     Progress,
     client_context,
@@ -296,7 +296,7 @@ class NativeTransport:
         for target in targets:
             headers = dict(self.headers)
 
-            def work(cancel: list[Closer], target: str = target, headers: Headers = headers) -> Any:
+            def work(cancel: Cancel, target: str = target, headers: Headers = headers) -> Any:
                 bound = Progress(deadline=deadline)
                 return read_page(address, target, headers, connect, read, limit, cancel, bound)
 
