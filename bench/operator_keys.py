@@ -185,14 +185,19 @@ def stamp_shows(screen: SelectorScreen) -> None:
     screen._show = stamped  # type: ignore[method-assign]
 
 
-async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: str) -> None:
+async def open_selector(pilot: Pilot[Any], app: KeysApp) -> tuple[SelectorScreen, Input]:
+    """The selector tool opened (`s`), its trials stamped, its cursor not blinking."""
     await pilot.press("s")
     await until(lambda: isinstance(app.screen, SelectorScreen), 5)
     screen = app.screen
     assert isinstance(screen, SelectorScreen)
     no_blink(app)
     stamp_shows(screen)
-    box = screen.query_one("#selector-input", Input)
+    return screen, screen.query_one("#selector-input", Input)
+
+
+async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: str) -> None:
+    screen, box = await open_selector(pilot, app)
     domain = f"device.attributes['{driver}']"
     started = time.monotonic()
     box.value = f"{domain}.index == 0"

@@ -21,18 +21,16 @@ import asyncio
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from harness import GSB_TUI, Figures, claim_body, log, median, percentile
 from operator_keys import (
     KeysApp,
-    key_to_frame,
     no_blink,
-    stamp_shows,
+    open_selector,
+    presses,
     trial_shown,
     until,
 )
-from textual.widgets import Input
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.rest import RestError
@@ -40,7 +38,6 @@ from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.ui.screens.dashboard import DashboardScreen
-from gsb_tui.ui.screens.selector import SelectorScreen
 
 AFTER_FIRST_S = 30.0
 PENDING = "bench-too-big"  # asks one device more than any node has
@@ -88,15 +85,6 @@ def why_seconds(cp: ControlPlane, pod: str, runs: int = 3) -> tuple[float, int, 
     return median(times), code, first
 
 
-async def _keys(pilot: Any, app: KeysApp, keys: list[str]) -> list[float]:
-    out = []
-    for key in keys:
-        ms = await key_to_frame(pilot, app, key)
-        if ms is not None:
-            out.append(ms)
-    return out
-
-
 @dataclass
 class Measured:
     keys: dict[str, list[float]] = field(default_factory=dict)  # kind -> key to frame, ms
@@ -122,19 +110,19 @@ async def _measure(cp: ControlPlane, size: tuple[int, int], idle_s: float) -> Me
         view = app.view
         assert view is not None
         app.dashboard.focus_pane("grid")
-        got.keys["grid"] = await _keys(
+        got.keys["grid"] = await presses(
             pilot, app, ["down"] * 8 + ["pagedown"] * 3 + ["end", "home"]
         )
-        got.keys["tab"] = await _keys(pilot, app, ["tab"] * 6)
+        got.keys["tab"] = await presses(pilot, app, ["tab"] * 6)
         app.dashboard.focus_pane("claims")
         claim = max(view.claims.values(), key=lambda c: c.name).name
-        got.keys["filter"] = await _keys(pilot, app, ["slash", *claim[: max(4, len(claim) // 2)]])
+        got.keys["filter"] = await presses(pilot, app, ["slash", *claim[: max(4, len(claim) // 2)]])
         await pilot.press("escape")
         node = sorted(view.nodes())[-1]
-        jump = await _keys(pilot, app, ["colon"])
+        jump = await presses(pilot, app, ["colon"])
         if jump and not isinstance(app.screen, DashboardScreen):
             no_blink(app)
-            jump += await _keys(pilot, app, [*node, "enter"])
+            jump += await presses(pilot, app, [*node, "enter"])
         got.keys["jump"] = jump
         if not isinstance(app.screen, DashboardScreen):
             await pilot.press("escape")
@@ -144,13 +132,7 @@ async def _measure(cp: ControlPlane, size: tuple[int, int], idle_s: float) -> Me
         wall = time.monotonic() - first
         got.cpu_after_first_frame = 100 * (time.process_time() - cpu) / wall
         got.after_first_s = wall
-        await pilot.press("s")
-        await until(lambda: isinstance(app.screen, SelectorScreen), 5)
-        screen = app.screen
-        assert isinstance(screen, SelectorScreen)
-        no_blink(app)
-        stamp_shows(screen)
-        box = screen.query_one("#selector-input", Input)
+        screen, box = await open_selector(pilot, app)
         box.value = f"device.attributes['{view.lab_driver()}'].index == 0"
         await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 60)
         box.cursor_position = len(box.value)

@@ -71,14 +71,10 @@ class _Pages:
         return None
 
 
-def test_a_reflector_across_namespaces_stores_only_what_it_keeps() -> None:
-    pods = _recorded_pods()
-    with_claims = next(p for p in pods if p["spec"].get("resourceClaims"))
-    other = [_elsewhere(with_claims, "team-b", dra=False), _elsewhere(with_claims, "team-c", True)]
-    changes: list[Any] = []
-    api = _Pages(pods + other)
+def _listed(items: list[dict[str, Any]], changes: list[Any]) -> Reflector:
+    """A pods reflector across namespaces with the lab's scope, listed once from `items`."""
     reflector = Reflector(
-        api,  # type: ignore[arg-type]
+        _Pages(items),  # type: ignore[arg-type]
         KINDS[Kind.PODS],
         changes.append,
         namespace=LAB,
@@ -86,6 +82,15 @@ def test_a_reflector_across_namespaces_stores_only_what_it_keeps() -> None:
         scope=pod_filter(LAB),
     )
     asyncio.run(reflector.list())
+    return reflector
+
+
+def test_a_reflector_across_namespaces_stores_only_what_it_keeps() -> None:
+    pods = _recorded_pods()
+    with_claims = next(p for p in pods if p["spec"].get("resourceClaims"))
+    other = [_elsewhere(with_claims, "team-b", dra=False), _elsewhere(with_claims, "team-c", True)]
+    changes: list[Any] = []
+    _listed(pods + other, changes)
     (synced,) = [c for c in changes if c.type == "SYNCED"]
     kept = {(p["metadata"]["namespace"], p["metadata"]["name"]) for p in synced.items}
     assert kept == {(p["metadata"]["namespace"], p["metadata"]["name"]) for p in pods} | {
@@ -101,15 +106,7 @@ def test_the_watch_passes_what_the_scope_keeps_and_deletes_what_leaves_it() -> N
         _elsewhere(with_claims, "team-c", True),
     )
     changes: list[Any] = []
-    reflector = Reflector(
-        _Pages([]),  # type: ignore[arg-type]
-        KINDS[Kind.PODS],
-        changes.append,
-        namespace=LAB,
-        all_namespaces_first=True,
-        scope=pod_filter(LAB),
-    )
-    asyncio.run(reflector.list())
+    reflector = _listed([], changes)
 
     def event(etype: str, obj: dict[str, Any]) -> list[tuple[str, str]]:
         changes.clear()
