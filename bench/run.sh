@@ -4,14 +4,17 @@
 #   bench/run.sh [--quick] [--no-profile] [--only SECTIONS] [--out FILE]
 #   bench/run.sh --scale [--scale-nodes N] [--scale-claims N] [--scale-profile partitions]
 #                [--scale-placement bench]
-# (--only runs some of offline,latency,check,startup,scale,profile and writes no doc unless
+# (--only runs some of offline,latency,peer,check,startup,scale,profile and writes no doc unless
 # --out is given; see .venv/bin/python bench/run_all.py --help)
 # --quick is the smaller run (about 3 minutes on 2 cores); the latency section runs twice, the
-# second time with one core kept busy by a CPU-bound process of the bench's own (busy_*).
+# second time with one core kept busy by a CPU-bound process of the bench's own (busy_*), each
+# beside a bare Textual app's floor; `peer` is k9s v0.50.16 (built once with go install into
+# ~/.cache/gsb-tui/bench, ~6 minutes) beside gsb-tui, both in tmux, on the same claim events.
 # --scale is the large run alone, no doc, profiles on stderr: 1,250 kwok nodes x 8 devices
 # (10,000), 5,000 claims each held by its own pod, node heartbeats every 20-45 s; first
-# complete frame of the real gsb-tui at 160x48 beside kubectl, RSS, idle CPU, 100 events/s,
-# the API server's cost. It takes about 8 minutes here (2 shared cores): ~0.5 min to start the
+# complete frame of the real gsb-tui at 160x48 beside kubectl, RSS, idle CPU and the CPU of
+# the 30 s after the first frame, keys from the first frame on, the selector tool and
+# `gsb-tui why` on a pending pod (bench/scale_keys.py), 100 events/s, the API server's cost. It takes about 8 minutes here (2 shared cores): ~0.5 min to start the
 # cluster, ~0.5 min of creates, 3-4 min for the scheduler to place 5,000 DRA pods (~23 pods/s
 # with its client limit raised to 200 requests/s; at its default, 12.6 pods/s and 7 minutes:
 # the floor, printed as scale10k_scheduler_pods_per_s), then ~4 min of measuring.
