@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from harness import (
@@ -41,7 +42,7 @@ from gsb_tui.cluster.control_plane import ControlPlane
 K9S_VERSION = "v0.50.16"
 K9S_REFRESH_S = 2.0  # k9s's default and its floor
 K9S_DIR = Path.home() / ".cache" / "gsb-tui" / "bench" / f"k9s-{K9S_VERSION}"
-POLL_S = 0.01
+POLL_S = 0.01  # as TmuxApp.wait_for reads the screen
 WAIT_S = 6.0  # three k9s refreshes: a change not shown by then is missing
 # Between writes, random over a whole refresh: a write right after the screen changed would
 # otherwise fall at the same phase of k9s's tick every time (seen: p50 1.47 s, p95 1.65 s
@@ -94,8 +95,9 @@ def k9s_args(cp: ControlPlane, binary: Path, home: Path) -> list[str]:
     ]
 
 
-def _on_screen(screen: str, name: str) -> bool:
-    return any(name in line.split() for line in screen.splitlines())
+def _shows(screen: str, name: str, want: bool) -> bool:
+    """The claim's name is on the screen (want) or gone from it (not want)."""
+    return any(name in line.split() for line in screen.splitlines()) == want
 
 
 def measure(
@@ -120,17 +122,11 @@ def measure(
                 else:
                     delete_quietly(rest, f"{CLAIMS_PATH}/{name}")
                 want = event == "ADDED"
-                shown = None
-                deadline = written + WAIT_S
-                while time.monotonic() < deadline:
-                    if _on_screen(app.screen(), name) == want:
-                        shown = time.monotonic()
-                        break
-                    time.sleep(POLL_S)
-                if shown is None:
+                took = app.wait_for(partial(_shows, name=name, want=want), WAIT_S)
+                if took is None:
                     missing += 1
-                else:
-                    screen_ms.append(1000 * (shown - written))
+                else:  # wait_for counts from the process's start
+                    screen_ms.append(1000 * (app.started + took - written))
                 seen = watch.when(event, name)
                 if seen is not None:
                     kube_ms.append(1000 * (seen - written))

@@ -49,6 +49,7 @@ from harness import (
     log,
     median,
     percentile,
+    pod_body,
     rss_mb,
     wall_time,
 )
@@ -98,26 +99,6 @@ class Scale:
         if figure == "idle_cpu_pct" and self.prefix == "scale":
             return figure  # the figure's name from before there were several scale runs
         return f"{self.prefix}_{figure}"
-
-
-def pod_body(name: str, claim: str) -> dict[str, Any]:
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": name, "namespace": LAB_NAMESPACE},
-        "spec": {
-            "terminationGracePeriodSeconds": 0,
-            "containers": [
-                {
-                    "name": "ctr",
-                    "image": "ubuntu:22.04",
-                    "command": ["sleep", "infinity"],
-                    "resources": {"claims": [{"name": "gpu"}]},
-                }
-            ],
-            "resourceClaims": [{"name": "gpu", "resourceClaimName": claim}],
-        },
-    }
 
 
 def _claim_name(i: int) -> str:

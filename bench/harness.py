@@ -320,6 +320,26 @@ def claim_body(name: str) -> dict[str, Any]:
     }
 
 
+def pod_body(name: str, claim: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": LAB_NAMESPACE},
+        "spec": {
+            "terminationGracePeriodSeconds": 0,
+            "containers": [
+                {
+                    "name": "ctr",
+                    "image": "ubuntu:22.04",
+                    "command": ["sleep", "infinity"],
+                    "resources": {"claims": [{"name": "gpu"}]},
+                }
+            ],
+            "resourceClaims": [{"name": "gpu", "resourceClaimName": claim}],
+        },
+    }
+
+
 def delete_quietly(rest: Rest, path: str) -> None:
     with contextlib.suppress(RestError):
         rest.delete(path)

@@ -18,11 +18,20 @@ once — the work that follows a first frame must not make the first keys wait:
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import time
 from dataclasses import dataclass, field
 
-from harness import GSB_TUI, Figures, claim_body, log, median, percentile
+from harness import (
+    CLAIMS_PATH,
+    GSB_TUI,
+    PODS_PATH,
+    Figures,
+    claim_body,
+    log,
+    percentile,
+    pod_body,
+    wall_time,
+)
 from operator_keys import (
     KeysApp,
     no_blink,
@@ -33,7 +42,6 @@ from operator_keys import (
 )
 
 from gsb_tui.cluster.control_plane import ControlPlane
-from gsb_tui.cluster.rest import RestError
 from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
@@ -46,43 +54,13 @@ PENDING = "bench-too-big"  # asks one device more than any node has
 def pending_pod(cp: ControlPlane, per_node: int) -> str:
     """A pod the scheduler cannot place: its claim asks per_node + 1 devices."""
     rest = cp.rest()
-    body = claim_body(PENDING)
-    body["spec"]["devices"]["requests"][0]["exactly"].update(
+    claim = claim_body(PENDING)
+    claim["spec"]["devices"]["requests"][0]["exactly"].update(
         {"allocationMode": "ExactCount", "count": per_node + 1}
     )
-    pod = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": PENDING, "namespace": LAB_NAMESPACE},
-        "spec": {
-            "resourceClaims": [{"name": "gpus", "resourceClaimName": PENDING}],
-            "containers": [
-                {"name": "c", "image": "busybox", "resources": {"claims": [{"name": "gpus"}]}}
-            ],
-        },
-    }
-    for path, obj in (
-        (f"/apis/resource.k8s.io/v1/namespaces/{LAB_NAMESPACE}/resourceclaims", body),
-        (f"/api/v1/namespaces/{LAB_NAMESPACE}/pods", pod),
-    ):
-        try:
-            rest.create(path, obj)
-        except RestError as exc:
-            if "AlreadyExists" not in str(exc) and "already exists" not in str(exc):
-                raise
+    rest.ensure(CLAIMS_PATH, claim)
+    rest.ensure(PODS_PATH, pod_body(PENDING, PENDING))
     return f"{LAB_NAMESPACE}/{PENDING}"
-
-
-def why_seconds(cp: ControlPlane, pod: str, runs: int = 3) -> tuple[float, int, str]:
-    args = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
-    times, code, first = [], 0, ""
-    for _ in range(runs):
-        started = time.monotonic()
-        done = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
-        times.append(time.monotonic() - started)
-        code = done.returncode
-        first = first or (done.stdout.strip().splitlines() or [""])[0]
-    return median(times), code, first
 
 
 @dataclass
@@ -178,6 +156,6 @@ def run(
     )
     pod = pending_pod(cp, per_node)
     time.sleep(5.0)  # the scheduler has tried it and said why
-    seconds, code, first = why_seconds(cp, pod)
+    why = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
+    seconds, code = wall_time(why, 3)
     figures.add(f"{prefix}_why_s", seconds, "s", f"gsb-tui why {pod}, median of 3, exit {code}")
-    figures.note(prefix, f"gsb-tui why {pod}: {first}")

@@ -74,8 +74,8 @@ class Scope:
         return self.keep(obj)
 
     def listed(self, page: list[Any]) -> list[Any]:
-        """What of one list page is kept (the first page of a list forgets the last list)."""
-        kept = [obj for obj in page if isinstance(obj, dict) and self.keep(obj)]
+        """What of one list page is kept, remembered for the watch (relisting() forgets)."""
+        kept = [obj for obj in page if self.keep(obj)]  # mappings: answers.checked_page
         self._kept.update(obj_key(obj) for obj in kept)
         return kept
 

@@ -103,7 +103,7 @@ class Reflector(WatchLoop):
         rng: random.Random | None = None,
     ) -> None:
         self.api = api
-        self.keep = scope  # only what it keeps is stored (kube/dra_scope.py)
+        self.scope_filter = scope  # only what it keeps is stored (kube/dra_scope.py)
         self.info = info
         self.emit = emit
         self.namespace = namespace
@@ -222,8 +222,8 @@ class Reflector(WatchLoop):
     async def list(self) -> str:
         items: list[Obj] = []
         query = self.first_page()[1]
-        if self.keep is not None:
-            self.keep.relisting()
+        if self.scope_filter is not None:
+            self.scope_filter.relisting()
         pages = size = seen = 0
         kind = self.info.kind.value
         while True:
@@ -237,7 +237,7 @@ class Reflector(WatchLoop):
                 raise NotKubernetes(wrong_shape(f"{kind} metadata", meta, "mapping"))
             checked_page(page, f"{kind} items", seen)
             seen += len(page)
-            kept = page if self.keep is None else self.keep.listed(page)
+            kept = page if self.scope_filter is None else self.scope_filter.listed(page)
             items.extend(_clean(o, self.info) for o in kept)
             token = meta.get("continue")
             if token:

@@ -37,7 +37,7 @@ class WatchLoop:
 
     info: KindInfo
     emit: Callable[[Change], None]
-    keep: Scope | None
+    scope_filter: Scope | None  # what of the kind is stored (kube/dra_scope.py)
     clock: Clock
     rng: random.Random
     backoff: Backoff
@@ -160,7 +160,7 @@ class WatchLoop:
         if new_rv:
             rv = str(new_rv)
         if etype in ("ADDED", "MODIFIED", "DELETED"):
-            passed = etype if self.keep is None else self.keep.event(etype, obj)
+            passed = etype if self.scope_filter is None else self.scope_filter.event(etype, obj)
             if passed is not None:
                 self.emit(Change(self.info.kind, passed, obj=self._clean(obj)))
         return rv
