@@ -70,13 +70,35 @@ class KeysApp(GsbApp):
     def __init__(self, source: ChangeSource) -> None:
         super().__init__(source, NO_LAB_DIR, "en", watch_lab_dir=False)
         self.frames: list[float] = []
+        # effect_to_frame's question, asked of each frame: does it show the key's effect yet?
+        self.shows: Callable[[], bool] | None = None
+        self.shown_at: float | None = None
 
     def _display(self, screen: Any, renderable: Any) -> None:
         super()._display(screen, renderable)
         if renderable is None or self._batch_count or not hasattr(renderable, "render_segments"):
             return
         renderable.render_segments(self.console)  # the bytes a terminal would be sent
-        self.frames.append(time.monotonic())
+        now = time.monotonic()
+        self.frames.append(now)
+        if self.shows is not None and self.shown_at is None and self.shows():
+            self.shown_at = now
+
+
+async def effect_to_frame(app: KeysApp, key: str, shows: Callable[[], bool]) -> float | None:
+    """ms from a key sent (as a terminal's driver sends it: into the App's queue, nobody
+    waiting for the App to go idle) to the first frame drawn once `shows()` holds — the
+    key's effect is in the App's state, so a frame composed after it shows it. On a live
+    cluster frames of other changes come and go: neither the first frame after the key nor
+    the last before a quiet spell is the key's. None when no frame showed it within 10 s."""
+    app.shows, app.shown_at = shows, None
+    started = time.monotonic()
+    task = asyncio.create_task(app._press_keys([key]))  # sends at once; its idle wait is moot
+    await until(lambda: app.shown_at is not None, 10.0)
+    at, app.shows = app.shown_at, None
+    await task
+    await asyncio.sleep(KEY_GAP_S)
+    return None if at is None else 1000 * (at - started)
 
 
 async def until(cond: Callable[[], object], timeout: float, step: float = 0.001) -> bool:

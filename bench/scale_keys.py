@@ -4,9 +4,12 @@ The real GsbApp on a LiveSource of the bench's cluster (headless, the scale run'
 frame turned into terminal bytes and stamped, bench/operator_keys.KeysApp) is started fresh;
 the moment its first frame shows every kind synced and the grid drawn, keys are typed at
 once — the work that follows a first frame must not make the first keys wait:
-- key → last frame it caused, for grid navigation (down, pagedown, end, home), Tab between
-  panes, the claims filter (`/` and typing a claim's name) and the jump box (`:` and a node's
-  name): `<prefix>_key_to_frame_p50/p95_ms` over all of them, and per kind apart;
+- key → the first frame showing its effect (operator_keys.effect_to_frame: the key sent as a
+  terminal sends it, the frame drawn once the state it changes has changed — the cursor, the
+  focus, the claims filter applied to the rows, the jump box's query or its closing), for grid
+  navigation (down, pagedown, end, home), Tab between panes, the claims filter (`/` and typing
+  a claim's name) and the jump box (`:`, a node's name, Enter):
+  `<prefix>_key_to_frame_p50/p95_ms` over all of them, and per kind apart;
 - the process's CPU over the 30 s after the first frame, keys and all
   (`<prefix>_cpu_after_first_frame_pct`, every thread);
 - the selector tool: a key turning one valid selector into another (every device evaluated)
@@ -17,9 +20,12 @@ once — the work that follows a first frame must not make the first keys wait:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from harness import (
     CLAIMS_PATH,
@@ -34,9 +40,9 @@ from harness import (
 )
 from operator_keys import (
     KeysApp,
+    effect_to_frame,
     no_blink,
     open_selector,
-    presses,
     trial_shown,
     until,
 )
@@ -46,6 +52,7 @@ from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.ui.screens.dashboard import DashboardScreen
+from gsb_tui.ui.screens.jump import JumpScreen
 
 AFTER_FIRST_S = 30.0
 PENDING = "bench-too-big"  # asks one device more than any node has
@@ -72,8 +79,29 @@ class Measured:
     idle_selector: float = 0.0  # %
 
 
-async def _measure(cp: ControlPlane, size: tuple[int, int], idle_s: float) -> Measured:
-    source = LiveSource(Target(kubeconfig=cp.kubeconfig, namespace=LAB_NAMESPACE))
+async def keys_shown(app: KeysApp, keys: list[str], state: Callable[[], object]) -> list[float]:
+    """Each key until the first frame drawn once `state()` differs from before it."""
+    out = []
+    for key in keys:
+        before = state()
+        ms = await effect_to_frame(app, key, lambda was=before: state() != was)
+        if ms is not None:
+            out.append(ms)
+    return out
+
+
+def grid_state(app: KeysApp) -> object:
+    grid = app.dashboard.grid
+    return grid.cursor, grid.canvas.line_cursor, grid.canvas.scroll_offset
+
+
+def jump_state(app: KeysApp) -> object:
+    screen = app.screen
+    return screen.query_text if isinstance(screen, JumpScreen) else type(screen)
+
+
+async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Measured:
+    source = LiveSource(Target(kubeconfig=kubeconfig, namespace=LAB_NAMESPACE))
     app = KeysApp(source)
     got = Measured()
     async with app.run_test(size=size, headless=True) as pilot:
@@ -88,19 +116,22 @@ async def _measure(cp: ControlPlane, size: tuple[int, int], idle_s: float) -> Me
         view = app.view
         assert view is not None
         app.dashboard.focus_pane("grid")
-        got.keys["grid"] = await presses(
-            pilot, app, ["down"] * 8 + ["pagedown"] * 3 + ["end", "home"]
-        )
-        got.keys["tab"] = await presses(pilot, app, ["tab"] * 6)
+        grid_keys = ["down"] * 8 + ["pagedown"] * 3 + ["end", "home"]
+        got.keys["grid"] = await keys_shown(app, grid_keys, lambda: grid_state(app))
+        got.keys["tab"] = await keys_shown(app, ["tab"] * 6, lambda: app.focused)
         app.dashboard.focus_pane("claims")
+        claims = app.dashboard.claims
         claim = max(view.claims.values(), key=lambda c: c.name).name
-        got.keys["filter"] = await presses(pilot, app, ["slash", *claim[: max(4, len(claim) // 2)]])
+        opened = await keys_shown(app, ["slash"], lambda: (app.focused, claims.filter_box.display))
+        no_blink(app)
+        typed = claim[: max(4, len(claim) // 2)]
+        got.keys["filter"] = opened + await keys_shown(app, list(typed), lambda: claims.filter)
         await pilot.press("escape")
         node = sorted(view.nodes())[-1]
-        jump = await presses(pilot, app, ["colon"])
-        if jump and not isinstance(app.screen, DashboardScreen):
+        jump = await keys_shown(app, ["colon"], lambda: jump_state(app))
+        if jump and isinstance(app.screen, JumpScreen):
             no_blink(app)
-            jump += await presses(pilot, app, [*node, "enter"])
+            jump += await keys_shown(app, [*node, "enter"], lambda: jump_state(app))
         got.keys["jump"] = jump
         if not isinstance(app.screen, DashboardScreen):
             await pilot.press("escape")
@@ -129,7 +160,15 @@ def run(
     cp: ControlPlane, figures: Figures, prefix: str, size: tuple[int, int], per_node: int
 ) -> None:
     log(f"{prefix}: keys from the first frame on, the selector tool, `gsb-tui why`")
-    got = asyncio.run(_measure(cp, size, idle_s=20.0))
+    report(asyncio.run(_measure(cp.kubeconfig, size, idle_s=20.0)), figures, prefix)
+    pod = pending_pod(cp, per_node)
+    time.sleep(5.0)  # the scheduler has tried it and said why
+    why = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
+    seconds, code = wall_time(why, 3)
+    figures.add(f"{prefix}_why_s", seconds, "s", f"gsb-tui why {pod}, median of 3, exit {code}")
+
+
+def report(got: Measured, figures: Figures, prefix: str) -> None:
     every: list[float] = []
     for kind, values in got.keys.items():
         every += values
@@ -154,8 +193,21 @@ def run(
         "%",
         "20 s, the tool open",
     )
-    pod = pending_pod(cp, per_node)
-    time.sleep(5.0)  # the scheduler has tried it and said why
-    why = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
-    seconds, code = wall_time(why, 3)
-    figures.add(f"{prefix}_why_s", seconds, "s", f"gsb-tui why {pod}, median of 3, exit {code}")
+
+
+def main() -> None:
+    """Probe a held cluster (bench/scale_hold.py's kubeconfig): the keys and the selector."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("kubeconfig")
+    parser.add_argument("--size", default="200x60")
+    parser.add_argument("--idle", type=float, default=20.0)
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    got = asyncio.run(_measure(Path(args.kubeconfig), (width, height), args.idle))
+    report(got, Figures(), "held")
+    for kind, values in got.keys.items():
+        log(f"{kind}: " + " ".join(f"{v:.0f}" for v in values))
+
+
+if __name__ == "__main__":
+    main()

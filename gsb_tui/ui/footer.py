@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -32,8 +33,30 @@ def _by_description(lang: str) -> dict[str, str]:
     return out
 
 
+def shown_bindings(screen: Screen[object]) -> tuple[tuple[object, ...], ...]:
+    """What the footer draws of the screen's bindings."""
+    return tuple(
+        (binding.key, binding.description, binding.action, enabled, tooltip)
+        for _, binding, enabled, tooltip in screen.active_bindings.values()
+        if binding.show
+    )
+
+
 class LocalFooter(Footer):
-    """Textual's footer with the descriptions in the app's language."""
+    """Textual's footer with the descriptions in the app's language. It is composed again
+    only when what it shows changed: Textual's recomposes (mounting a widget per key, then a
+    layout pass) whenever the bindings are looked at again."""
+
+    _composed: tuple[tuple[object, ...], ...] | None = None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        will_compose = screen.app.app_focus and self.is_attached and screen is self.screen
+        if will_compose:
+            shown = shown_bindings(screen)
+            if shown == self._composed:
+                return
+            self._composed = shown
+        super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
         lang = getattr(self.app, "lang", "en")

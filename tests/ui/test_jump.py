@@ -16,7 +16,7 @@ from gsb_tui.dra.view import DraView
 from gsb_tui.kube.store import Store
 from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.ui.app import GsbApp
-from gsb_tui.ui.jump_targets import LIMIT, TargetIndex, build_index
+from gsb_tui.ui.jump_targets import LIMIT, TargetIndex, build_index, score
 from gsb_tui.ui.panes.claim_table import ClaimTable
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.jump import JumpScreen
@@ -116,6 +116,20 @@ def test_at_10000_devices_results_are_capped_and_counted() -> None:
     assert all(t.name.endswith("/gpu-1") for t in shown[:40])  # the whole name first, per node
     nodes = [t.name.split("/")[0] for t in shown[:40]]
     assert nodes == sorted(nodes, key=natural_key)  # node-2 before node-10
+
+
+def test_one_word_ranks_as_scoring_every_match_would() -> None:
+    # The one-word pass scores each name as it matches; it must rank as the rule says.
+    view = build_view(profile_snap("operator", "filled"))
+    device = max(view.devices, key=lambda d: (natural_key(d.node), natural_key(d.name)))
+    names = [t.name.lower() for t in build_index(view).targets]
+    for needle in ("g", "gpu-1", device.node[:3], device.id.device, "ndgp", "zzz"):
+        index = build_index(view)
+        shown, total = index.search(needle)
+        held = [i for i, name in enumerate(names) if _subsequence(needle, name)]
+        best = sorted(held, key=lambda i: (-score(needle, names[i]), i))[:LIMIT]
+        assert total == len(held), needle
+        assert [t.name for t in shown] == [index.targets[i].name for i in best], needle
 
 
 def test_words_apart_match_apart_in_any_order() -> None:

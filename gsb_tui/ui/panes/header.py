@@ -120,7 +120,14 @@ class StatusHeader(Widget):
 
     def on_mount(self) -> None:
         # Only the age changes with time; a look once a second is plenty.
-        self.set_interval(1.0, self._refresh_if_changed)
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """The age, while the dashboard is on top: under the selector tool (opaque) a redraw
+        of the header still makes Textual compose the whole top screen again, a frame a
+        second for nothing seen (3-4 % of a core at 10,000 devices)."""
+        if self.screen.is_active:  # on top (is_current also holds beneath a modal)
+            self._refresh_if_changed()
 
     def show(self, snapshot: Snapshot, finished: bool = False) -> None:
         self.snapshot = snapshot

@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static, Tab, Tabs
@@ -101,6 +102,9 @@ class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
         *JUMP_BINDINGS,  # : n g u o (screens/jumps.py)
         *LAYOUT_BINDINGS,  # 1..4 L p (screens/layout_keys.py)
     ]
+    # Textual repaints the whole screen when focus moves (its `focused` repaints); the panes
+    # whose focus style changes repaint themselves, so Tab need not render all of 200x60.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, info: SourceInfo, lang: str) -> None:
         super().__init__(id="dashboard")
