@@ -11,7 +11,7 @@ once — the work that follows a first frame must not make the first keys wait:
   a claim's name) and the jump box (`:`, a node's name, Enter):
   `<prefix>_key_to_frame_p50/p95_ms` over all of them, and per kind apart;
 - the process's CPU over the 30 s after the first frame, keys and all
-  (`<prefix>_cpu_after_first_frame_pct`, every thread);
+  (`<prefix>_keys_cpu_after_first_frame_pct`, every thread);
 - the selector tool: a key turning one valid selector into another (every device evaluated)
   until the frame showing the new text's trial (`<prefix>_selector_keystroke_p95_ms`), then its
   CPU idle with the tool open (`<prefix>_idle_selector_cpu_pct`);
@@ -178,8 +178,8 @@ def report(got: Measured, figures: Figures, prefix: str) -> None:
             figures.add(f"{prefix}_{kind}_key_to_frame", "no frame", "")
     figures.add(f"{prefix}_key_to_frame_p50_ms", percentile(every, 50), "ms")
     figures.add(f"{prefix}_key_to_frame_p95_ms", percentile(every, 95), "ms", f"{len(every)} keys")
-    figures.add(
-        f"{prefix}_cpu_after_first_frame_pct",
+    figures.add(  # bench_scale's `<prefix>_cpu_after_first_frame_pct` is the same, nothing typed
+        f"{prefix}_keys_cpu_after_first_frame_pct",
         got.cpu_after_first_frame,
         "%",
         f"the {got.after_first_s:.0f} s after the first frame, keys typed",
