@@ -2,8 +2,8 @@
 that act on "the selected object" (y, d, /, tab).
 
 Wide terminals show devices and slices on the left, claims over details and the checklist on
-the right; narrow ones
-(below WIDE_MIN_WIDTH x WIDE_MIN_HEIGHT) show one group of panes at a time under tabs.
+the right; narrow ones (below WIDE_MIN_WIDTH x WIDE_MIN_HEIGHT) show one group of panes at a
+time under tabs.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.reactive import Reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static, Tab, Tabs
 
@@ -43,6 +41,7 @@ from gsb_tui.ui.render.flags import NO_WARNINGS, WarningIndex, index_warnings
 from gsb_tui.ui.render.slice_text import describe_slice
 from gsb_tui.ui.screens.jumps import JUMP_BINDINGS, Jumps
 from gsb_tui.ui.screens.layout_keys import LAYOUT_BINDINGS, LayoutKeys
+from gsb_tui.ui.screens.quiet_focus import QuietFocusScreen
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
 
@@ -69,7 +68,7 @@ class Selected:
     obj: object
 
 
-class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
+class DashboardScreen(LayoutKeys, Jumps, QuietFocusScreen):
     class Ready(Message):
         """The panes are mounted: the App may start feeding them."""
 
@@ -102,9 +101,6 @@ class DashboardScreen(LayoutKeys, Jumps, Screen[None]):
         *JUMP_BINDINGS,  # : n g u o (screens/jumps.py)
         *LAYOUT_BINDINGS,  # 1..4 L p (screens/layout_keys.py)
     ]
-    # Textual repaints the whole screen when focus moves (its `focused` repaints); the panes
-    # whose focus style changes repaint themselves, so Tab need not render all of 200x60.
-    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, info: SourceInfo, lang: str) -> None:
         super().__init__(id="dashboard")
