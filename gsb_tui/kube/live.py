@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from gsb_tui.kube import dra_scope
 from gsb_tui.kube.answers import paced
@@ -51,8 +51,12 @@ class LiveSource:
         watching: bool = True,
         hold_first_watches: bool = False,
         clock: Clock = REAL,
+        field_selectors: Mapping[Kind, str] | None = None,
     ) -> None:
         self.target = target
+        # Kinds read in the target's namespace only, as the server selects them (`why`
+        # reads one pod and the events about it: not the cluster's 5,000 pods).
+        self.field_selectors = dict(field_selectors or {})
         self.clock = clock  # every wait of the reflectors and the probe (tests compress it)
         self.watching = watching  # False: each kind is listed once (the one-shot commands)
         # True (the dashboard): each kind's first watch waits until drawn() says the first
@@ -85,12 +89,13 @@ class LiveSource:
                 KINDS[kind],
                 emit,
                 namespace=self.target.namespace,
-                all_namespaces_first=kind in WIDE_KINDS,
+                all_namespaces_first=kind in WIDE_KINDS and kind not in self.field_selectors,
                 poll_above=POLL_NODES_ABOVE if kind is Kind.NODES else None,
                 watching=self.watching,
                 before_first_watch=self._until_drawn if self.hold_first_watches else None,
                 scope=self._scope(kind),
                 clock=self.clock,
+                field_selector=self.field_selectors.get(kind, ""),
             )
             for kind in self.kinds
         }

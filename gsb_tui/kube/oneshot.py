@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from gsb_tui.kube.config import KubeconfigError, Target
@@ -86,10 +86,14 @@ class Progress:
         return not any(snap.state(k).phase == "synced" for k in self.kinds)
 
 
-def begin_snapshot(target: Target, kinds: Iterable[Kind] = tuple(Kind)) -> LiveSource:
+def begin_snapshot(
+    target: Target,
+    kinds: Iterable[Kind] = tuple(Kind),
+    field_selectors: Mapping[Kind, str] | None = None,
+) -> LiveSource:
     """The lists of a one-shot read asked for now (LiveSource.begin_lists), before the caller
     imports what it needs to judge them; fetch_snapshot(source=...) takes the answers."""
-    source = LiveSource(target, tuple(kinds), watching=False)
+    source = LiveSource(target, tuple(kinds), watching=False, field_selectors=field_selectors)
     source.begin_lists()
     return source
 
@@ -99,11 +103,13 @@ async def fetch_snapshot(
     kinds: Iterable[Kind] = tuple(Kind),
     timeout: float = 8.0,
     source: LiveSource | None = None,
+    field_selectors: Mapping[Kind, str] | None = None,
 ) -> Snapshot:
-    """List every kind once; return when each is synced, forbidden or not served."""
+    """List every kind once; return when each is synced, forbidden or not served.
+    field_selectors: kinds read in the target's namespace, only what the selector keeps."""
     kinds = tuple(kinds) if source is None else source.kinds
     store = Store(kinds)
-    source = source or LiveSource(target, kinds, watching=False)
+    source = source or LiveSource(target, kinds, watching=False, field_selectors=field_selectors)
     if source.config_error:
         raise KubeconfigError(source.config_error)
     progress = Progress(kinds)

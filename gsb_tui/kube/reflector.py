@@ -101,8 +101,11 @@ class Reflector(WatchLoop):
         scope: Scope | None = None,
         clock: Clock = REAL,
         rng: random.Random | None = None,
+        field_selector: str = "",
     ) -> None:
         self.api = api
+        # The server keeps only these (one object of a kind: `why` reads its pod by name).
+        self.field_selector = field_selector
         self.scope_filter = scope  # only what it keeps is stored (kube/dra_scope.py)
         self.info = info
         self.emit = emit
@@ -217,7 +220,14 @@ class Reflector(WatchLoop):
         cache in one answer (the limit applies only where there is no cache), much faster
         than pages of 500.
         A list of "any" version is fine here: the watch goes on from the list's version."""
-        return self.path, {"limit": self.page_size, "resourceVersion": "0"}
+        return self.path, self.selected({"limit": self.page_size, "resourceVersion": "0"})
+
+    def selected(self, query: dict[str, Any]) -> dict[str, Any]:
+        """The query with the field selector, on every page and watch (a continue token is
+        only good with the selector of its first page)."""
+        if self.field_selector:
+            query["fieldSelector"] = self.field_selector
+        return query
 
     async def list(self) -> str:
         items: list[Obj] = []
@@ -246,7 +256,7 @@ class Reflector(WatchLoop):
                 if pages >= MAX_LIST_PAGES or size >= MAX_LIST_BYTES:
                     mib = f"{size / (1 << 20):.1f}"
                     raise NotKubernetes(t("wire.endless-list", kind=kind, pages=pages, mib=mib))
-                query = {"limit": self.page_size, "continue": token}
+                query = self.selected({"limit": self.page_size, "continue": token})
                 continue
             rv = str(meta.get("resourceVersion") or "")
             self.polling = self.poll_above is not None and len(items) > self.poll_above

@@ -61,6 +61,9 @@ class WatchLoop:
     def _clean(self, obj: dict[str, Any]) -> Obj:
         raise NotImplementedError
 
+    def selected(self, query: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
     async def _get(self, query: dict[str, Any], read_timeout: float) -> Any:
         raise NotImplementedError
 
@@ -100,12 +103,14 @@ class WatchLoop:
         """Stream events from rv until the server ends the watch; return the last rv seen.
         Raises Stalled when it says nothing for STALL_S."""
         seconds = self.rng.randint(*WATCH_SECONDS)
-        query = {
-            "watch": "1",
-            "resourceVersion": rv,
-            "allowWatchBookmarks": "true",
-            "timeoutSeconds": seconds,
-        }
+        query = self.selected(
+            {
+                "watch": "1",
+                "resourceVersion": rv,
+                "allowWatchBookmarks": "true",
+                "timeoutSeconds": seconds,
+            }
+        )
         self.watch_lines = 0
         opened = self._last_line = self.clock.now()
         me = asyncio.current_task()

@@ -12,6 +12,7 @@ Counts come from the cluster; the namespace and names from a seeded random.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -22,6 +23,11 @@ from typing import Any
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.rest import Rest
+from gsb_tui.dra.builder import build_view
+from gsb_tui.kube.config import Target
+from gsb_tui.kube.oneshot import fetch_snapshot
+from gsb_tui.snapshot import Kind
+from gsb_tui.why_cli import READ, answer, selectors_for
 from tests.alloc_apply import outcome, ungate
 
 RESOURCE = "/apis/resource.k8s.io/v1"
@@ -165,3 +171,43 @@ def _wait(ok: Any, timeout: float = 20.0) -> None:
     while not ok():
         assert time.monotonic() < deadline, "not reached in time"
         time.sleep(0.5)
+
+
+def test_why_reads_its_pod_and_the_events_about_it_by_name(cluster: ControlPlane) -> None:
+    """`why` asks the API server for its pod and that pod's events only (field selectors);
+    the answer is the one a read of every pod and event gives, beside a pod refused too."""
+    rest = cluster.rest()
+    rng = random.Random(SEED + 1)
+    ns = f"why-{rng.randrange(16**6):06x}"
+    cls = rest.get(f"{RESOURCE}/deviceclasses")["items"][0]["metadata"]["name"]
+    free = _free(rest, _free_driver(rest, cls))
+    rest.create("/api/v1/namespaces", {"metadata": {"name": ns}})
+    try:
+        names = [f"big-{rng.randrange(1000)}", f"big-{rng.randrange(1000, 2000)}"]
+        for name in names:  # the second's name starts with the first's
+            claim = _claim(ns, name, cls, len(free) + 1)
+            rest.create(f"{RESOURCE}/namespaces/{ns}/resourceclaims", claim)
+            rest.create(f"/api/v1/namespaces/{ns}/pods", _pod(ns, name, name))
+            ungate(rest, f"{ns}/{name}")
+        for name in names:
+            assert outcome(rest, f"{ns}/{name}", 60)[0] == "refused"
+            about = f"/api/v1/namespaces/{ns}/events?fieldSelector=involvedObject.name%3D{name}"
+            _wait(lambda about=about: bool(rest.get(about)["items"]))
+        target = Target(kubeconfig=cluster.kubeconfig, namespace=ns)
+        pod = names[0]
+        chosen = asyncio.run(fetch_snapshot(target, READ, field_selectors=selectors_for(pod)))
+        assert set(chosen.objects[Kind.PODS]) == {(ns, pod)}
+        events = chosen.items(Kind.EVENTS)
+        assert events, "the scheduler's FailedScheduling events about the pod"
+        assert {(e["involvedObject"]["kind"], e["involvedObject"]["name"]) for e in events} == {
+            ("Pod", pod)
+        }
+        every = asyncio.run(fetch_snapshot(target, READ))
+        assert {(ns, n) for n in names} <= set(every.objects[Kind.PODS])
+        want = answer(build_view(every), ns, pod, "en")
+        assert want["scheduler"] and "cannot allocate all claims" in want["scheduler"]
+        assert answer(build_view(chosen), ns, pod, "en") == want
+        said = json.loads(gsb(cluster, "why", f"{ns}/{pod}", "--json").stdout)
+        assert {k: said[k] for k in want} == want
+    finally:
+        rest.delete(f"/api/v1/namespaces/{ns}")

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from rich.console import Console
@@ -59,14 +59,20 @@ class Server(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        path = urlsplit(self.path).path
+        parts = urlsplit(self.path)
+        path, query = parts.path, parse_qs(parts.query)
         body: Any = {"kind": "Status", "code": 404, "reason": "NotFound"}
         code = 404
         if path == "/version":
             body, code = {"major": "1", "minor": "36", "gitVersion": "v1.36.5"}, 200
         for kind, info in KINDS.items():
-            if path == info.path() and kind in self.objects:
-                items = self.objects[kind]
+            if kind not in self.objects:
+                continue
+            items = self.objects[kind]
+            namespace = path.partition("/namespaces/")[2].partition("/")[0]
+            if path == info.path(namespace or None):
+                # a namespace and a field selector as an API server reads them (`why`'s pod)
+                items = [o for o in items if _chosen(o, namespace, query.get("fieldSelector"))]
                 kind_name = f"{info.object_kind}List"
                 body = {"kind": kind_name, "metadata": {"resourceVersion": "9"}, "items": items}
                 code = 200
@@ -76,6 +82,21 @@ class Server(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def _chosen(obj: Any, namespace: str, selector: list[str] | None) -> bool:
+    if not isinstance(obj, dict) or not isinstance(obj.get("metadata"), dict):
+        return not namespace and not selector  # a malformed object: only in a whole list
+    if namespace and obj["metadata"].get("namespace") != namespace:
+        return False
+    for term in (selector or [""])[0].split(","):
+        field, _, value = term.partition("=")
+        if not field:
+            continue
+        top, _, key = field.partition(".")
+        if not isinstance(obj.get(top), dict) or obj[top].get(key) != value:
+            return False
+    return True
 
 
 @pytest.fixture(scope="module")
