@@ -15,6 +15,9 @@ Every timed run starts after a gc.collect() (not timed).
 0-7 on each node, a unique `uuid`), nothing cached but the compiled selectors, no time budget.
 The recorded pick-seven request (`index == 7`) is the claim; `..._unique_keys_ms` is the same
 preview with a request selector reading the unique `uuid`, where no two devices share a verdict.
+`cel_admitted_near_limit_ms` is one device's run of a selector the API server admits close to
+its cost limit (two 300-item list literals compared pairwise: 90,000 comparisons), the slowest
+shape tests/unit/test_cel_limits.py holds to a verdict; the evaluation budget is 1 s a device.
 Run: .venv/bin/python bench/bench_cel.py [--runs N] [--devices N] [--preview-devices N]
 """
 
@@ -235,6 +238,21 @@ def bench_celpy(devices: list[Device], selectors: list[str], runs: int) -> dict[
     return run_cold()
 
 
+def bench_near_limit(device: Device, runs: int) -> None:
+    items = ", ".join(str(i) for i in range(300))
+    expression = f"[{items}].exists(x, [{items}].exists(y, x == y + 1000))"
+    compiled = gcel.compile_selector(expression)
+    if compiled.max_cost > gcel.MAX_COST:
+        raise SystemExit("the near-limit selector is no longer admitted: adjust it")
+
+    def once() -> object:
+        return gcel.evaluate_all([expression], [device])  # a fresh session: nothing cached
+
+    figure = median_ms(once, runs, lambda: None)
+    budget_ms = gcel.EVALUATION_BUDGET * 1000
+    print(f"cel_admitted_near_limit_ms {figure:.1f} ms (budget {budget_ms:.0f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -246,6 +264,7 @@ def main() -> None:
     print(f"selectors {len(selectors)}")
     ours = bench_gsb(devices, selectors, args.runs)
     bench_preview(args.preview_devices, args.runs)
+    bench_near_limit(devices[0], args.runs)
     try:
         import celpy  # noqa: F401  (cel-python: only for this comparison)
     except ImportError:
