@@ -94,6 +94,7 @@ class Scale:
     settle_max_s: float = 360.0  # the scheduler binds ~5-15 DRA pods/s here
     placed_by_bench: bool = False  # pods bound and claims allocated by the bench (placement.py)
     per_node: int = 8  # devices a node publishes
+    keys: bool = True  # complete runs: the keys and the selector tool too (not the growth runs)
 
     def name(self, figure: str) -> str:
         if figure == "idle_cpu_pct" and self.prefix == "scale":
@@ -159,7 +160,8 @@ def populate(cp: ControlPlane, scale: Scale, figures: Figures) -> None:
     scheduler to place every pod (kwok marks them Running)."""
     client = Client(cp)
     failed: list[str] = []
-    slots = placement.slots(client) if scale.placed_by_bench else []
+    wanted = min(scale.claims, scale.pods)
+    slots = placement.spread(placement.slots(client), wanted) if scale.placed_by_bench else []
     refused: list[str] = []
 
     def create(path: str, body: dict[str, Any]) -> bool:
@@ -719,7 +721,7 @@ def run(
                 f"{scale.heartbeats[1]:.0f} s; {beats.errors} failed",  # type: ignore[index]
             )
         if scale.complete:  # the large runs: keys, the selector tool and `why` at that size
-            scale_keys.run(cp, figures, scale.prefix, scale.size, scale.per_node)
+            scale_keys.run(cp, figures, scale.prefix, scale.size, scale.per_node, scale.keys)
         update_latency(cp, scale, figures)
         if scale.apiserver:
             with beats.paused() if beats is not None else contextlib.nullcontext():

@@ -7,7 +7,8 @@ on is the objects, not who wrote them, so here the bench writes what the schedul
 pod is created bound to its node (`spec.nodeName`: the scheduler never sees it, kwok runs it),
 and its claim's status gets an allocation on that node's devices and the pod in `reservedFor`.
 
-One claim per counter set (one GPU of the partitions profile), so no counter is ever
+One claim per counter set (one GPU of the partitions profile), or per device where a slice has
+no counters (the lab's GPUs, the growth run's 50,000 devices), so no counter is ever
 over-committed: alternately the first device drawing on the set (a partition; the whole GPU
 beside it is then blocked by the counters) and the last (the whole GPU; both partitions
 blocked). The API server validates every status written; a refused one is counted, not hidden.
@@ -52,7 +53,18 @@ def slots(client: Client) -> list[Slot]:
         for devices in drawing.values():
             pick = devices[0] if len(out) % 2 == 0 else devices[-1]
             out.append(Slot(node, str(spec.get("driver") or ""), pool, pick))
+        if not drawing:  # no counters (the lab's GPUs): every device is a slot of its own
+            driver = str(spec.get("driver") or "")
+            out.extend(Slot(node, driver, pool, d["name"]) for d in spec.get("devices") or [])
     return out
+
+
+def spread(found: list[Slot], wanted: int) -> list[Slot]:
+    """`wanted` slots evenly over those found (half the lab's devices: every other one of each
+    node, as the scheduler spreads them; all of them when there are no more than wanted)."""
+    if wanted >= len(found):
+        return found
+    return [found[i * len(found) // wanted] for i in range(wanted)]
 
 
 def _natural(name: str) -> tuple[str, int]:

@@ -14,10 +14,14 @@
 # (10,000), 5,000 claims each held by its own pod, node heartbeats every 20-45 s; first
 # complete frame of the real gsb-tui at 160x48 beside kubectl, RSS, idle CPU and the CPU of
 # the 30 s after the first frame, keys from the first frame on, the selector tool and
-# `gsb-tui why` on a pending pod (bench/scale_keys.py), 100 events/s, the API server's cost. It takes about 8 minutes here (2 shared cores): ~0.5 min to start the
-# cluster, ~0.5 min of creates, 3-4 min for the scheduler to place 5,000 DRA pods (~23 pods/s
-# with its client limit raised to 200 requests/s; at its default, 12.6 pods/s and 7 minutes:
-# the floor, printed as scale10k_scheduler_pods_per_s), then ~4 min of measuring.
+# `gsb-tui why` on a pending pod (bench/scale_keys.py), 100 events/s, the API server's cost.
+# That run takes about 8 minutes here (2 shared cores): ~0.5 min to start the cluster, ~0.5 min
+# of creates, 3-4 min for the scheduler to place 5,000 DRA pods (~23 pods/s with its client
+# limit raised to 200 requests/s; at its default, 12.6 pods/s and 7 minutes: the floor, printed
+# as scale10k_scheduler_pods_per_s), then ~4 min of measuring. Then how cost grows
+# (bench/growth.py): the same cluster shape at 1,000 and 50,000 devices (--scale-growth NODES,
+# default 125,6250; the large one filled by the bench), first frame, RSS, idle CPU, event p95
+# and `why` each, and the table with its exponents (growth_*_exponent).
 # --scale-profile partitions: 42 nodes x 24 partitionable devices (1,008), one claim per GPU,
 # ~3 minutes. --scale-nodes N / --scale-claims N for another size. --scale-placement bench:
 # the bench binds the pods and allocates their claims itself (bench/placement.py), where

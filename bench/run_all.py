@@ -23,6 +23,7 @@ import bench_k9s
 import bench_latency
 import bench_scale
 import bench_startup
+import growth
 import profiles
 from harness import PYTHON, ROOT, Figures, log, practice_cluster
 from report import write_report
@@ -33,7 +34,7 @@ from gsb_tui.cluster.control_plane import Settings
 UNITS = frozenset({"ns", "us", "ms", "s", "MB", "%", "x"})
 SECTIONS = ("offline", "latency", "peer", "check", "startup", "scale", "profile")
 # Not in a default run (each takes 10-15 minutes here): `--scale`, or --only with the name.
-LARGE = ("scale10k", "scale_partitions")
+LARGE = ("scale10k", "scale_partitions", "growth")
 HEARTBEAT_S = (20.0, 45.0)  # kwok's node-heartbeat stage: every 20 s plus up to 25 s jitter
 # The scheduler's client rate limit in the large runs: at its default (50 requests/s, ~4 per
 # DRA pod) it places 12.6 pods/s here whatever else happens, 400 s for 5,000 pods.
@@ -162,6 +163,12 @@ def main() -> int:
         help="lab: 8 devices a node; partitions: 8 GPUs a node as 2 partitions + the whole",
     )
     parser.add_argument(
+        "--scale-growth",
+        default="125,6250",
+        help="node counts of the growth runs beside the 10,000-device one (1,000 and 50,000 "
+        "devices; bench/growth.py); '' for none; --only growth runs just these",
+    )
+    parser.add_argument(
         "--scale-placement",
         default="scheduler",
         choices=("scheduler", "bench"),
@@ -173,6 +180,8 @@ def main() -> int:
     only = {part.strip() for part in args.only.split(",") if part.strip()} or set(SECTIONS)
     if args.scale:
         only = {"scale10k" if args.scale_profile == "lab" else "scale_partitions"}
+        if args.scale_profile == "lab" and not args.scale_nodes and args.scale_growth:
+            only.add("growth")  # how cost grows: the 10,000-device run beside the others
         if not args.no_profile:
             only.add("profile")
     out = args.out or (None if args.only or args.scale else ROOT / "docs" / "PERFORMANCE.md")
@@ -219,8 +228,15 @@ def main() -> int:
                 hot.append(profiles.widget_costs(cp, label, 10 if quick else 20))
 
     for section in LARGE:
-        if section in only:
+        if section in only and section != "growth":
             hot += large_scale(figures, section, args, profile)
+    if "growth" in only:
+        grown = [int(n) for n in args.scale_growth.split(",") if n.strip()]
+        sizes = [(1250 * 8, "scale10k")] if "scale10k" in only else []  # from its own run
+        for nodes in sorted(grown):
+            prefix = growth.run_size(figures, nodes, HEARTBEAT_S, SCHEDULER_QPS)
+            sizes.append((nodes * growth.PER_NODE, prefix))
+        growth.table(figures, sizes)
 
     elapsed = time.monotonic() - started
     figures.add("bench_total_s", elapsed, "s")

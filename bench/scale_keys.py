@@ -157,10 +157,17 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
 
 
 def run(
-    cp: ControlPlane, figures: Figures, prefix: str, size: tuple[int, int], per_node: int
+    cp: ControlPlane,
+    figures: Figures,
+    prefix: str,
+    size: tuple[int, int],
+    per_node: int,
+    keys: bool = True,
 ) -> None:
-    log(f"{prefix}: keys from the first frame on, the selector tool, `gsb-tui why`")
-    report(asyncio.run(_measure(cp.kubeconfig, size, idle_s=20.0)), figures, prefix)
+    """The keys and the selector tool (unless not `keys`: the growth runs), then `why`."""
+    if keys:
+        log(f"{prefix}: keys from the first frame on, the selector tool, `gsb-tui why`")
+        report(asyncio.run(_measure(cp.kubeconfig, size, idle_s=20.0)), figures, prefix)
     pod = pending_pod(cp, per_node)
     time.sleep(5.0)  # the scheduler has tried it and said why
     why = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
