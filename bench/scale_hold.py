@@ -1,13 +1,15 @@
 """Bring up the 10,000-device cluster of `bench/run.sh --scale` and keep it for probing by hand.
 
     .venv/bin/python bench/scale_hold.py [--nodes 1250] [--record FILE] [--heartbeats]
-        [--partitions]
+        [--partitions] [--placed-by-bench]
 
 Prints `READY <kubeconfig>` once every pod runs; `--record FILE` also records 20 s of the watch
 stream (`gsb-tui record`: a recording for bench/repaint_split.py). Stops the cluster on
 Ctrl-C or SIGTERM. Filling takes about 4 minutes on 2 cores. `--partitions`: the partitions
 profile instead (24 devices a node, one claim per GPU), pods bound and claims allocated by the
 bench (bench/placement.py): `--nodes 417 --partitions` is 10,008 devices in about 30 s.
+`--placed-by-bench` places the lab profile's pods so too (the growth run's 50,000 devices:
+`--nodes 6250 --placed-by-bench`, about 8 minutes).
 """
 
 from __future__ import annotations
@@ -37,11 +39,15 @@ def main() -> None:
     parser.add_argument("--record", help="record 20 s of the watch stream into this file")
     parser.add_argument("--heartbeats", action="store_true", help="patch node status as kwok")
     parser.add_argument("--partitions", action="store_true", help="the partitions profile")
+    parser.add_argument(
+        "--placed-by-bench", action="store_true", help="pods bound by the bench, not the scheduler"
+    )
     args = parser.parse_args()
     claims = args.nodes * (8 if args.partitions else 4)
+    by_bench = args.partitions or args.placed_by_bench
     scale = bench_scale.Scale(
         nodes=args.nodes, claims=claims, pods=claims, idle_s=0, rate_s=0, first_paint_runs=0,
-        prefix="hold", threads=16, settle_max_s=1500.0, placed_by_bench=args.partitions,
+        prefix="hold", threads=16, settle_max_s=1500.0, placed_by_bench=by_bench,
     )  # fmt: skip
     profiles = ("partitions",) if args.partitions else ("lab",)
     settings = Settings(
