@@ -2,12 +2,15 @@
 at a time; prints the median of each part (figures, not pass/fail).
 
     .venv/bin/python bench/repaint_split.py RECORDING [--changes 15] [--size 160x48] [--come-go]
+        [--profile N] [--no-gc]
 
 The recording is replayed as fast as it goes; then, per change, a copy of a claim with a new
 resourceVersion goes into the Store (`--come-go`: a new claim with no pod is created, then
 deleted, in turn: what bench/run.sh --scale writes at 100 events/s) and the parts are timed:
 build_view, find_warnings, each pane's show, and show → the frame Textual writes (`_display`).
-A 10,000-device recording comes from bench/scale_hold.py --record.
+A 10,000-device recording comes from bench/scale_hold.py --record. `--profile N` prints the N
+costliest calls (cumulative, cProfile) of the changes alone; `--no-gc` turns the cyclic collector
+off for them (what of a repaint is its collections).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import cProfile
 import gc
+import pstats
 import statistics
 import time
 from collections import defaultdict
@@ -67,7 +72,12 @@ def _change(claims: list[dict[str, Any]], i: int, come_go: bool) -> Change:
 
 
 async def measure(
-    recording: Path, changes: int, size: tuple[int, int], come_go: bool = False
+    recording: Path,
+    changes: int,
+    size: tuple[int, int],
+    come_go: bool = False,
+    profile: cProfile.Profile | None = None,
+    collect: bool = True,
 ) -> dict[str, list[float]]:
     app = ProbeApp(recording)
     parts: dict[str, list[float]] = defaultdict(list)
@@ -76,10 +86,14 @@ async def measure(
             await asyncio.sleep(0.05)
         await asyncio.sleep(1.0)
         gc.freeze()  # as the App does after its first synced frame
+        if not collect:
+            gc.disable()  # how much of a repaint the cyclic collector is
         for attr, method in PANES:
             pane = getattr(app.dashboard, attr)
             setattr(pane, method, _timed(parts, f"pane {attr}", getattr(pane, method)))
         claims = list(app.store.snapshot().items(Kind.CLAIMS))
+        if profile is not None:
+            profile.enable()
         for i in range(changes):
             app.store.apply(_change(claims, i, come_go))
             started = time.perf_counter()
@@ -104,6 +118,8 @@ async def measure(
             ):
                 parts[name].append(1000 * (b - a))
             await asyncio.sleep(0.15)
+        if profile is not None:
+            profile.disable()
     return parts
 
 
@@ -113,9 +129,18 @@ def main() -> None:
     parser.add_argument("--changes", type=int, default=15)
     parser.add_argument("--size", default="160x48")
     parser.add_argument("--come-go", action="store_true", help="claims created and deleted")
+    parser.add_argument("--profile", type=int, default=0, help="print the N costliest calls")
+    parser.add_argument("--no-gc", action="store_true", help="the cyclic collector off")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
-    parts = asyncio.run(measure(args.recording, args.changes, (width, height), args.come_go))
+    profile = cProfile.Profile() if args.profile else None
+    parts = asyncio.run(
+        measure(
+            args.recording, args.changes, (width, height), args.come_go, profile, not args.no_gc
+        )
+    )
+    if profile is not None:  # the changes only, not the replay (cProfile's own cost included)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile)
     for name, values in parts.items():
         print(f"repaint_{name.replace(' ', '_')}_ms {statistics.median(values):.1f} ms")
 

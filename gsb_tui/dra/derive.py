@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from gsb_tui.dra import parsed
-from gsb_tui.dra.model import Claim, Device, DeviceId, Event, Slice, TaintRule
+from gsb_tui.dra.model import Claim, Device, DeviceId, Event, Pod, Slice, TaintRule
 from gsb_tui.dra.model.features import DeviceTaint
 from gsb_tui.dra.occupancy import Occupancy, compute_occupancy, patch_occupancy
 from gsb_tui.snapshot import Kind, ObjKey
@@ -27,6 +27,11 @@ _EPOCH = datetime.min.replace(tzinfo=UTC)
 
 def frozen(d: dict[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(d)
+
+
+def reporting(pods: Iterable[Pod]) -> tuple[Pod, ...]:
+    """The pods whose status reports device health (health.compute_health reads no other)."""
+    return tuple(p for p in pods if p.resource_health)
 
 
 def time_of(stamp: str) -> datetime:

@@ -131,7 +131,10 @@ def vanished_pools(view: DraView) -> tuple[VanishedPool, ...]:
     Judged only while the slices are listed: a slice not seen yet proves nothing."""
     if not view.snapshot.state(Kind.SLICES).usable:
         return ()
-    published = {(s.driver, s.pool) for s in view.slices}
+    slices = view.slices  # kept while they are the same: a claim's change walks no slice
+    published = view.memo.kept(
+        "published pools", (slices,), lambda: frozenset((s.driver, s.pool) for s in slices)
+    )
     found: dict[tuple[str, str], tuple[dict[ObjKey, None], dict[DeviceId, None], set[str]]] = {}
     for claim, device in view.orphan_results:
         pool = (device.driver, device.pool)

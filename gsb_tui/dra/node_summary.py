@@ -218,8 +218,14 @@ def ledger_entries(view: DraView, category: Category) -> tuple[LedgerEntry, ...]
 
 def ledger_counts(view: DraView) -> dict[Category, int]:
     """How many devices each category has (the numbers the ledger line shows)."""
-    tally = dict.fromkeys(CATEGORIES, 0)
-    for found in device_categories(view).values():
-        for category in found:
-            tally[category] += 1
-    return tally
+    categories = device_categories(view)
+
+    def make() -> dict[Category, int]:
+        tally = dict.fromkeys(CATEGORIES, 0)
+        for found in categories.values():
+            for category in found:
+                tally[category] += 1
+        return tally
+
+    # Kept while the categories are: a change that moves no device counts nothing again.
+    return dict(view.memo.kept("ledger counts", (categories,), make))

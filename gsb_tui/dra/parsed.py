@@ -162,10 +162,22 @@ def _patch(
         elif hit is None or hit[0] is not raw:
             entries[key] = (raw, parse(raw))
             came_or_went = came_or_went or hit is None
-    if came_or_went:  # keys came or went: place them again (sorted, as _whole)
-        keys = sorted(entries)
-        return _Parsed(objs, entries, keys, tuple(entries[k][1] for k in keys))
     result = list(memo.result)
+    if came_or_went:  # keys came or went: each put in or taken out at its place (sorted)
+        keys = list(keys)
+        for key in sorted(changed):
+            i = bisect_left(keys, key)
+            present = i < len(keys) and keys[i] == key
+            if key in entries:
+                if present:
+                    result[i] = entries[key][1]
+                else:
+                    keys.insert(i, key)
+                    result.insert(i, entries[key][1])
+            elif present:
+                del keys[i]
+                del result[i]
+        return _Parsed(objs, entries, keys, tuple(result))
     for key in changed:
         if key in entries:
             result[bisect_left(keys, key)] = entries[key][1]

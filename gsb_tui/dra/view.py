@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -110,17 +111,24 @@ class DraView:
         """Objects with a field of the wrong type (kept, read with it absent), by kind."""
         slices, stale, classes, claims = self.slices, self.stale_slices, self.classes, self.claims
         templates, pods, events, rules = self.templates, self.pods, self.events, self.taint_rules
-        parts: tuple[tuple[Kind, Iterable[Any]], ...] = (
-            (Kind.SLICES, (*slices, *stale)),
-            (Kind.CLASSES, classes.values()),
-            (Kind.CLAIMS, claims.values()),
-            (Kind.TEMPLATES, templates.values()),
-            (Kind.PODS, pods.values()),
-            (Kind.EVENTS, events),
-            (Kind.TAINT_RULES, rules),
+        parts: tuple[tuple[Kind, Iterable[Any], tuple[object, ...]], ...] = (
+            (Kind.SLICES, (*slices, *stale), (slices, stale)),
+            (Kind.CLASSES, classes.values(), (classes,)),
+            (Kind.CLAIMS, claims.values(), (claims,)),
+            (Kind.TEMPLATES, templates.values(), (templates,)),
+            (Kind.PODS, pods.values(), (pods,)),
+            (Kind.EVENTS, events, (events,)),
+            (Kind.TAINT_RULES, rules, (rules,)),
         )
-        inputs = (slices, stale, classes, claims, templates, pods, events, rules)
-        return self.memo.kept("malformed", inputs, lambda: collect(parts))
+        # Per kind, each kept while its objects are the same: a claim's change walks no pod.
+        found = tuple(self._malformed_of(kind, objs, inputs) for kind, objs, inputs in parts)
+        # The same tuple while every kind's is (panes skip what is the very same object).
+        return self.memo.kept("malformed", found, lambda: tuple(m for ms in found for m in ms))
+
+    def _malformed_of(
+        self, kind: Kind, objs: Iterable[Any], inputs: tuple[object, ...]
+    ) -> tuple[Malformed, ...]:
+        return self.memo.kept(f"malformed {kind}", inputs, lambda: collect(((kind, objs),)))
 
     def device(self, id: DeviceId) -> Device | None:
         occ = self.occupancy.get(id)
@@ -275,7 +283,7 @@ class DraView:
         """The namespaces claims are in."""
         claims = self.claims
         return self.memo.kept(
-            "claim-namespaces", (claims,), lambda: frozenset(ns for ns, _ in claims)
+            "claim-namespaces", (claims,), lambda: frozenset(map(itemgetter(0), claims))
         )
 
     def drivers(self) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gsb_tui.dra import readers
-from gsb_tui.dra.model import Claim, DeviceId, Pod
+from gsb_tui.dra.model import Claim, DeviceId, Pod, Slice
 from gsb_tui.dra.view import DraView
 from gsb_tui.snapshot import KINDS, Kind, ObjKey, Snapshot
 from gsb_tui.words import Text, t
@@ -188,7 +188,15 @@ def _pod_warnings(
 
 
 def _stale(view: DraView) -> list[DraWarning]:
-    newest = {(s.driver, s.pool): s.generation for s in view.slices}
+    # Kept while the slices are the same objects: a claim's change must not walk every slice.
+    slices, stale = view.slices, view.stale_slices
+    return view.memo.kept("stale-slice warnings", (slices, stale), lambda: _stale_of(slices, stale))
+
+
+def _stale_of(slices: tuple[Slice, ...], stale_slices: tuple[Slice, ...]) -> list[DraWarning]:
+    if not stale_slices:
+        return []
+    newest = {(s.driver, s.pool): s.generation for s in slices}
     return [
         DraWarning(
             "stale-slice",
@@ -201,7 +209,7 @@ def _stale(view: DraView) -> list[DraWarning]:
                 ("newest", str(newest.get((s.driver, s.pool), "?"))),
             ),
         )
-        for s in view.stale_slices
+        for s in stale_slices
     ]
 
 

@@ -14,6 +14,8 @@ import pytest
 from gsb_tui.dra import pod_claims
 from gsb_tui.dra.builder import ViewBuilder
 from gsb_tui.dra.derive import split_generations, time_of
+from gsb_tui.dra.node_side import vanished_pools
+from gsb_tui.dra.node_summary import ledger_counts
 from gsb_tui.dra.occupancy import compute_occupancy
 from gsb_tui.dra.view import DraView
 from gsb_tui.dra.warnings import find_warnings, judge_whole
@@ -76,6 +78,16 @@ def _whole(view: DraView) -> None:
     )
     assert view.orphan_results == orphans
     assert find_warnings(view) == judge_whole(view)
+    # What is kept by identity (parses placed by bisect, per-kind malformed lists, ledger
+    # counts, health from the pods that report it, published pools) equals a fresh builder's.
+    fresh = ViewBuilder().build(view.snapshot)
+    for kind in (Kind.CLAIMS, Kind.PODS, Kind.TEMPLATES):
+        assert view._parsed[kind] == fresh._parsed[kind], kind
+    assert view.malformed() == fresh.malformed()
+    assert ledger_counts(view) == ledger_counts(fresh)
+    assert view.health == fresh.health
+    assert vanished_pools(view) == vanished_pools(fresh)
+    assert find_warnings(view) == find_warnings(fresh)
 
 
 @pytest.mark.parametrize("recording", RECORDINGS, ids=lambda p: p.stem)

@@ -10,6 +10,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cached_property, partial
+from operator import itemgetter
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -36,6 +37,7 @@ ClaimKey = tuple[str, str]
 COLUMNS = ("CLAIM", "STATE", "DEVICES", "CONSUMERS")
 # Per claim: the row tuple, flag and short_names a table row was made from, its cells, the row.
 _Shown = tuple[tuple[str, str, str, str], str, bool, tuple[str, ...], TableRow]
+_ROW = itemgetter(4)  # a _Shown's table row
 SHORT_NAMES_BELOW = 90  # pane width under which rows drop the (single) namespace
 
 
@@ -290,8 +292,9 @@ class ClaimsPane(Pane):
             self._order = self._keys
         else:
             self._order = order(self.rows, self.sort, view.claims)
-        self._position = {key: i for i, key in enumerate(self._order)}
-        self.table.set_rows([shown_rows[key][4] for key in self._order])
+        # In C (map, zip): at 25,000 claims these two walks were a third of the pane's repaint.
+        self._position = dict(zip(self._order, range(len(self._order)), strict=True))
+        self.table.set_rows(list(map(_ROW, map(shown_rows.__getitem__, self._order))))
 
     def _rows_of(
         self, keys: frozenset[ClaimKey]

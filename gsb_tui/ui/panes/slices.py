@@ -7,6 +7,7 @@ node whose driver published no slices any more while claims hold its devices is 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -307,7 +308,7 @@ class SlicesPane(Pane):
         self.selected: str | None = None  # slice name the `y` key shows
         # One Static per slice, and what each shows: claim and pod changes (nearly every
         # repaint) leave every key alone, so nothing is rendered or measured again.
-        self._keys: list[SliceKey] = []
+        self._keys: list[Any] = []  # SliceKey per slice, or the compact list's
         self._names: list[str] = []
         self._widgets: list[Widget] = []
 
@@ -359,7 +360,8 @@ class SlicesPane(Pane):
         devices = sum(len(s.devices) for s in every)
         status = pool_status_lines(view, self.lang)
         if len(every) > DETAILED_SLICES_MAX or devices > DETAILED_DEVICES_MAX:
-            keys: list[SliceKey] = [(s, s in view.stale_slices) for s in every]
+            # The very same tuples while no slice changed: no walk over thousands of slices.
+            keys: list[Any] = [view.slices, view.stale_slices]
             keys.append(tuple(line.plain for line in status.values()))
             if self._names != ["(compact)"]:
                 box.remove_children()
