@@ -132,10 +132,11 @@ def blockers(judgement: PodJudgement, inputs: Inputs) -> list[Blocker]:
     if not inputs.nodes:
         return [Blocker("no-node", "no-node")]
     per_node: list[tuple[str, list[NodeBlocker]]] = []
+    by_name = {n.name: n for n in inputs.nodes}  # one lookup a node: a scan each was O(nodes²)
     for name, verdict in judgement.per_node.items():
         if not verdict.stage:
             continue
-        node = next(n for n in inputs.nodes if n.name == name)
+        node = by_name[name]
         per_node.append(
             (
                 name,
@@ -154,6 +155,9 @@ def _claim_of(text: str) -> str:
 
 def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker]:
     out: dict[tuple[str, str, str, str], Blocker] = {}
+    # Each group's node names and holders as sets too: list lookups were O(nodes²) at 6,250.
+    named: dict[tuple[str, str, str, str], set[str]] = {}
+    held: dict[tuple[str, str, str, str], set[str]] = {}
     for node, found in per_node:
         for b in found:
             k = (b.key, b.claim, b.request, b.detail if b.code in NODE_CODES else "")
@@ -162,8 +166,10 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
                 g = out[k] = Blocker(
                     b.code, b.key, b.claim, b.request, detail=b.detail, need=b.need, have=b.have
                 )
+                named[k], held[k] = set(), set()
             g.nodes += 1
-            if node not in g.node_names:
+            if node not in named[k]:
+                named[k].add(node)
                 g.node_names.append(node)
             g.have = max(g.have, b.have)
             for d in b.devices:
@@ -171,7 +177,8 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
                     g.devices.append(d)
                 g.named.setdefault(d.rsplit("/", 1)[-1], set()).add(d)
             for h in b.holders:
-                if h not in g.holders:
+                if h not in held[k]:
+                    held[k].add(h)
                     g.holders.append(h)
             if g.nodes == 1:
                 g.free = list(b.free)
