@@ -35,6 +35,7 @@ UNITS = frozenset({"ns", "us", "ms", "s", "MB", "%", "x"})
 SECTIONS = ("offline", "latency", "peer", "check", "startup", "scale", "profile")
 # Not in a default run (each takes 10-15 minutes here): `--scale`, or --only with the name.
 LARGE = ("scale10k", "scale_partitions", "growth")
+SCALE_NODES = 1250  # the lab profile's large run: 10,000 devices
 HEARTBEAT_S = (20.0, 45.0)  # kwok's node-heartbeat stage: every 20 s plus up to 25 s jitter
 # The scheduler's client rate limit in the large runs: at its default (50 requests/s, ~4 per
 # DRA pod) it places 12.6 pods/s here whatever else happens, 400 s for 5,000 pods.
@@ -85,7 +86,7 @@ def large_scale(
 ) -> list[profiles.Hotspots]:
     """The 10,000-device run (or the partitions profile's ~1,000 devices): 8 GPUs a node."""
     partitions = section == "scale_partitions"
-    nodes = args.scale_nodes or (42 if partitions else 1250)
+    nodes = args.scale_nodes or (42 if partitions else SCALE_NODES)
     per_node = 24 if partitions else 8  # 8 GPUs: 2 partitions and the whole GPU each
     # lab: half the devices held, one claim per pod; partitions: one claim per GPU
     claims = args.scale_claims or (nodes * 8 if partitions else nodes * per_node // 2)
@@ -232,7 +233,8 @@ def main() -> int:
             hot += large_scale(figures, section, args, profile)
     if "growth" in only:
         grown = [int(n) for n in args.scale_growth.split(",") if n.strip()]
-        sizes = [(1250 * 8, "scale10k")] if "scale10k" in only else []  # from its own run
+        # The 10,000-device row from scale10k's own run (growth joins it only at its default size).
+        sizes = [(SCALE_NODES * growth.PER_NODE, "scale10k")] if "scale10k" in only else []
         for nodes in sorted(grown):
             prefix = growth.run_size(figures, nodes, HEARTBEAT_S, SCHEDULER_QPS)
             sizes.append((nodes * growth.PER_NODE, prefix))

@@ -162,23 +162,20 @@ def _patch(
         elif hit is None or hit[0] is not raw:
             entries[key] = (raw, parse(raw))
             came_or_went = came_or_went or hit is None
+    # Each changed key replaced, put in or taken out at its place (keys stay sorted, as _whole's).
     result = list(memo.result)
-    if came_or_went:  # keys came or went: each put in or taken out at its place (sorted)
-        keys = list(keys)
-        for key in sorted(changed):
-            i = bisect_left(keys, key)
-            present = i < len(keys) and keys[i] == key
-            if key in entries:
-                if present:
-                    result[i] = entries[key][1]
-                else:
-                    keys.insert(i, key)
-                    result.insert(i, entries[key][1])
-            elif present:
-                del keys[i]
-                del result[i]
-        return _Parsed(objs, entries, keys, tuple(result))
-    for key in changed:
+    if came_or_went:
+        keys = list(keys)  # the last parse's list is shared with it
+    for key in sorted(changed):
+        i = bisect_left(keys, key)
+        present = i < len(keys) and keys[i] == key
         if key in entries:
-            result[bisect_left(keys, key)] = entries[key][1]
+            if present:
+                result[i] = entries[key][1]
+            else:
+                keys.insert(i, key)
+                result.insert(i, entries[key][1])
+        elif present:
+            del keys[i]
+            del result[i]
     return _Parsed(objs, entries, keys, tuple(result))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -112,7 +113,7 @@ class DraView:
         slices, stale, classes, claims = self.slices, self.stale_slices, self.classes, self.claims
         templates, pods, events, rules = self.templates, self.pods, self.events, self.taint_rules
         parts: tuple[tuple[Kind, Iterable[Any], tuple[object, ...]], ...] = (
-            (Kind.SLICES, (*slices, *stale), (slices, stale)),
+            (Kind.SLICES, chain(slices, stale), (slices, stale)),  # walked only when not kept
             (Kind.CLASSES, classes.values(), (classes,)),
             (Kind.CLAIMS, claims.values(), (claims,)),
             (Kind.TEMPLATES, templates.values(), (templates,)),

@@ -156,8 +156,7 @@ def _claim_of(text: str) -> str:
 def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker]:
     out: dict[tuple[str, str, str, str], Blocker] = {}
     # Each group's node names and holders as sets too: list lookups were O(nodes²) at 6,250.
-    named: dict[tuple[str, str, str, str], set[str]] = {}
-    held: dict[tuple[str, str, str, str], set[str]] = {}
+    seen: dict[tuple[str, str, str, str], tuple[set[str], set[str]]] = {}
     for node, found in per_node:
         for b in found:
             k = (b.key, b.claim, b.request, b.detail if b.code in NODE_CODES else "")
@@ -166,10 +165,11 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
                 g = out[k] = Blocker(
                     b.code, b.key, b.claim, b.request, detail=b.detail, need=b.need, have=b.have
                 )
-                named[k], held[k] = set(), set()
+                seen[k] = (set(), set())
+            names, holders = seen[k]
             g.nodes += 1
-            if node not in named[k]:
-                named[k].add(node)
+            if node not in names:
+                names.add(node)
                 g.node_names.append(node)
             g.have = max(g.have, b.have)
             for d in b.devices:
@@ -177,8 +177,8 @@ def group(per_node: Sequence[tuple[str, Sequence[NodeBlocker]]]) -> list[Blocker
                     g.devices.append(d)
                 g.named.setdefault(d.rsplit("/", 1)[-1], set()).add(d)
             for h in b.holders:
-                if h not in held[k]:
-                    held[k].add(h)
+                if h not in holders:
+                    holders.add(h)
                     g.holders.append(h)
             if g.nodes == 1:
                 g.free = list(b.free)
