@@ -2,7 +2,7 @@
 
 The real GsbApp on a LiveSource of the bench's cluster (headless, the scale run's size, each
 frame turned into terminal bytes and stamped, bench/operator_keys.KeysApp) is started fresh;
-the moment its first frame shows every kind synced and the grid drawn, keys are typed at
+the moment its first frame (every kind synced, the grid drawn) is written, keys are typed at
 once — the work that follows a first frame must not make the first keys wait:
 - key → the first frame showing its effect (operator_keys.effect_to_frame: the key sent as a
   terminal sends it, the frame drawn once the state it changes has changed — the cursor, the
@@ -41,6 +41,7 @@ from harness import (
 from operator_keys import (
     KeysApp,
     effect_to_frame,
+    frame_after,
     no_blink,
     open_selector,
     trial_shown,
@@ -112,6 +113,9 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
 
         if not await until(drawn, 300, step=0.005):
             raise RuntimeError("the dashboard never drew the cluster")
+        painted = time.monotonic()  # the repaint is done; its frame is composed next
+        if not await until(lambda: frame_after(app, painted) is not None, 30, step=0.001):
+            raise RuntimeError("the first complete frame was never written")
         first, cpu = time.monotonic(), time.process_time()
         view = app.view
         assert view is not None
@@ -214,6 +218,7 @@ def main() -> None:
     report(got, Figures(), "held")
     for kind, values in got.keys.items():
         log(f"{kind}: " + " ".join(f"{v:.0f}" for v in values))
+    log("selector: " + " ".join(f"{v:.0f}" for v in got.selector))
 
 
 if __name__ == "__main__":

@@ -47,6 +47,10 @@ def paused() -> Iterator[None]:
 _long_lived_frozen = False
 
 
+def long_lived_frozen() -> bool:
+    return _long_lived_frozen
+
+
 def freeze_long_lived() -> None:
     """Once per process, when something long-lived has just been built after the first frame
     (the selector tool's CEL contexts: one per device, ~170,000 objects at 10,000 devices):
@@ -59,3 +63,49 @@ def freeze_long_lived() -> None:
         _long_lived_frozen = True
     gc.collect()
     gc.freeze()
+
+
+# --- full collections out of the key → frame path --------------------------------------------
+
+# After gc.freeze() CPython counts almost nothing as long-lived, so a full collection (every
+# object not frozen: 8-14 ms at 10,000 devices) followed every tenth middle one — about once a
+# keystroke in the jump box. The App takes them over (ui/pacing.IdleCollector): the automatic
+# ones off, one run when the screen is still and CPython's own threshold is reached.
+FULL_EVERY = 10  # middle-generation collections between full ones: CPython's default threshold
+FULL_OVERDUE = 100  # a screen never still (100 events/s) gets one after a frame at this count
+_NEVER = 1 << 30
+
+_deferred: int | None = None  # the full threshold taken over, while taken
+
+
+def defer_full_collections() -> None:
+    """Automatic full collections off until `restore_full_collections` (young ones as before)."""
+    global _deferred
+    young, middle, full = gc.get_threshold()
+    if _deferred is None:
+        _deferred = full
+    gc.set_threshold(young, middle, _NEVER)
+
+
+def restore_full_collections() -> None:
+    """CPython's own full collections back (the App ending; others in this process go on)."""
+    global _deferred
+    if _deferred is not None:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, _deferred)
+        _deferred = None
+
+
+def full_collections_deferred() -> bool:
+    return _deferred is not None
+
+
+def full_collection_due(overdue: bool = False) -> bool:
+    """CPython would have run one by now (or long ago, with `overdue`), and nobody pauses the
+    collector (a large decode in a reading thread, the first lists)."""
+    wanted = FULL_OVERDUE if overdue else FULL_EVERY
+    return _deferred is not None and gc.isenabled() and not _pauses and gc.get_count()[2] >= wanted
+
+
+def collect_full() -> None:
+    gc.collect()

@@ -12,6 +12,7 @@ re-list that says the same is dropped here too.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Literal, Protocol
@@ -27,6 +28,11 @@ HOLD_OBJECTS = 1000
 FIRST_LISTS_HOLD_S = 5.0
 GC_HOLD_MAX_S = 60.0  # the collector waits for the first synced frame at most this long
 AFTER_FRAME_WAIT_S = 0.5  # AfterFrame: a repaint that wrote no frame runs its jobs then
+STILL_S = 0.5  # StillJobs: no frame written for this long is a still screen
+FIRST_WORK_WITHIN_S = 3.0  # the lab checks' and CEL library's first runs wait at most this
+STILL_WITHIN_S = 5.0  # StillJobs: a job's latest moment unless it says (a blinking cursor
+# writes a frame every 0.5 s: a screen with a focused input is never still for long)
+MIN_WAIT_S = 0.001  # a Textual timer of 0 s divides by it
 # Phases whose words do not carry the attempt count (base.kind_notice, header.phase_text): a
 # retry of a forbidden or unserved API that fails the same way again says nothing new.
 SAME_WORDS_PHASES = frozenset({"not-served", "forbidden"})
@@ -128,9 +134,83 @@ class GcHold:
         if freeze and not self.frozen:
             self.frozen = True
             gc.freeze()
+            gc_pause.defer_full_collections()  # IdleCollector runs them from now on
         if self.held:
             self.held = False
             gc_pause.resume()
+
+
+class StillJobs:
+    """Work that would compete with a key for the GIL waits for a still screen: it runs once
+    STILL_S pass with no frame written (no key answered, no event shown), or at the latest
+    `within` seconds after it was asked for. The latest job of each name. Nothing waiting: no
+    timer."""
+
+    def __init__(
+        self,
+        set_timer: Callable[[float, Callable[[], None]], Stoppable],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._set_timer = set_timer
+        self._clock = clock
+        self.jobs: dict[str, tuple[Callable[[], object], float]] = {}
+        self._timer: Stoppable | None = None
+        self._last_frame = clock()
+
+    def add(self, name: str, job: Callable[[], object], within: float = STILL_WITHIN_S) -> None:
+        at = self._clock() + within
+        if name in self.jobs:  # asked again (a new view): the first asking's latest moment
+            at = min(at, self.jobs[name][1])
+        self.jobs[name] = (job, at)
+        self._arm()
+
+    def frame_written(self) -> None:
+        self._last_frame = self._clock()
+        if self.jobs:
+            self._arm()
+
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        now = self._clock()
+        at = min(self._last_frame + STILL_S, *(d for _, d in self.jobs.values()))
+        self._timer = self._set_timer(max(MIN_WAIT_S, at - now), self.run_due)
+
+    def run_due(self) -> None:
+        self._timer = None
+        now = self._clock()
+        still = now - self._last_frame >= STILL_S
+        due = {name: job for name, (job, at) in self.jobs.items() if still or at <= now}
+        for name in due:
+            del self.jobs[name]
+        for job in due.values():
+            job()
+        if self.jobs:
+            self._arm()
+
+
+class IdleCollector:
+    """The full collections the App takes over from CPython (gc_pause.defer_full_collections):
+    one due waits for a still screen (StillJobs); a screen never still (100 events/s) gets it
+    right after a frame once it is long overdue."""
+
+    def __init__(self, still: StillJobs) -> None:
+        self._still = still
+        self.collections = 0
+
+    def frame_written(self) -> None:
+        if gc_pause.full_collection_due(overdue=True):
+            self._collect()
+        elif gc_pause.full_collection_due() and "gc" not in self._still.jobs:
+            self._still.add("gc", self._when_still)
+
+    def _when_still(self) -> None:
+        if gc_pause.full_collection_due():
+            self._collect()
+
+    def _collect(self) -> None:
+        gc_pause.collect_full()
+        self.collections += 1
 
 
 class FirstLists:

@@ -54,6 +54,29 @@ async def _jump(pilot: Pilot[int], app: GsbApp, query: str) -> JumpScreen:
 # --- matching ------------------------------------------------------------------------------
 
 
+def test_an_index_built_from_the_last_views_parts_equals_a_fresh_one(
+    lab_snapshot: Callable[[str], Snapshot],
+) -> None:
+    """The recorded lab step after step, each index built from the one before (the parts whose
+    facts did not change taken over): the same targets, names, kinds, counts and answers."""
+    previous, kept = None, 0
+    for step in ("step-2", "step-4", "step-5", "step-6", "step-7", "step-8"):
+        view = build_view(lab_snapshot(step))
+        reused, fresh = build_index(view, "ko", previous), build_index(view, "ko")
+        assert reused.targets == fresh.targets
+        assert list(reused._names) == list(fresh._names)
+        assert reused._by_kind == fresh._by_kind
+        assert dict(reused.counts) == dict(fresh.counts)
+        for query in ("", "gpu", "pod ", "ns dra", "claim"):
+            assert reused.search(query) == fresh.search(query)
+        if previous is not None:  # the devices' part kept exactly when the devices are equal
+            same_devices = previous.parts[-1].facts == view.devices
+            assert (reused.parts[-1] is previous.parts[-1]) == same_devices
+            kept += same_devices
+        previous = reused
+    assert kept  # the recorded steps change claims and pods, mostly not the slices
+
+
 def test_the_index_finds_every_kind_of_the_view(view8: DraView) -> None:
     index = build_index(view8)
     kinds = {t.kind for t in index.targets}

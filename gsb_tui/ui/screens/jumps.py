@@ -88,7 +88,8 @@ class Jumps:
         if view is None:
             return None
         if self._targets is None or self._targets[0] is not view:
-            self._targets = (view, build_index(view, self._dash().lang))
+            previous = self._targets[1] if self._targets is not None else None
+            self._targets = (view, build_index(view, self._dash().lang, previous))
         return self._targets[1]
 
     # --- keys ------------------------------------------------------------------------------

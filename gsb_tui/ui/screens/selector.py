@@ -335,7 +335,13 @@ class SelectorScreen(ModalScreen[None]):
         show_pool = view.several_pools()
         devices.update(device_table(trial, show_pool, self.lang) if trial.devices else "")
         if trial.devices and not trial.note:  # every device has its CEL context now
-            self.call_after_refresh(gc_pause.freeze_long_lived)
+            # Its full collection (~0.1 s at 10,000 devices) waits for a still screen: the next
+            # keystroke would wait behind it (ui/pacing.StillJobs; the App has them).
+            still = getattr(self.app, "still_jobs", None)
+            if still is not None and not gc_pause.long_lived_frozen():
+                still.add("freeze-long-lived", gc_pause.freeze_long_lived)
+            elif still is None:
+                self.call_after_refresh(gc_pause.freeze_long_lived)
 
 
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
