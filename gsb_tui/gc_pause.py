@@ -47,10 +47,6 @@ def paused() -> Iterator[None]:
 _long_lived_frozen = False
 
 
-def long_lived_frozen() -> bool:
-    return _long_lived_frozen
-
-
 def freeze_long_lived() -> None:
     """Once per process, when something long-lived has just been built after the first frame
     (the selector tool's CEL contexts: one per device, ~170,000 objects at 10,000 devices):
@@ -105,7 +101,3 @@ def full_collection_due(overdue: bool = False) -> bool:
     collector (a large decode in a reading thread, the first lists)."""
     wanted = FULL_OVERDUE if overdue else FULL_EVERY
     return _deferred is not None and gc.isenabled() and not _pauses and gc.get_count()[2] >= wanted
-
-
-def collect_full() -> None:
-    gc.collect()

@@ -25,12 +25,11 @@ from gsb_tui.kube.source import ChangeSource
 from gsb_tui.kube.store import Change, Store
 from gsb_tui.snapshot import REQUIRED_KINDS
 from gsb_tui.ui import keys, stylesheet_path
+from gsb_tui.ui.cel_loading import CelLoading
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.crash import write_crash_log  # run_dashboard prints the line it gives
 from gsb_tui.ui.lab_watch import watch_lab_dir
 from gsb_tui.ui.messages import (
-    CelReady,
-    CelWanted,
     LabFilesChanged,
     SourceFinished,
     SourceProblem,
@@ -50,7 +49,6 @@ from gsb_tui.ui.pacing import (
 )
 from gsb_tui.ui.palette import LocalPalette
 from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
-from gsb_tui.ui.render.explain import cel_ready, warm_up
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
 from gsb_tui.ui.screens.layout_keys import ScenarioMarked
@@ -68,7 +66,7 @@ if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first
     from gsb_tui.lab.verdict import Verdict
 
 
-class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's language
+class GsbApp(LocalPalette, CelLoading):  # the palette's words in the app's language
     TITLE = "gsb-tui"
     CSS_PATH = str(stylesheet_path())
     COMMANDS = App.COMMANDS | {DashboardCommands}
@@ -137,7 +135,6 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
         # to the first frame; until then the checklist says "checklist loading".
         self._evaluate: Evaluate | None = None
         self._evaluate_looked_up = False
-        self._cel_started = False
         self.gc_hold = GcHold()
         self.first_lists = FirstLists()
         self._hold_timer: Timer | None = None
@@ -387,34 +384,6 @@ class GsbApp(LocalPalette, App[int]):  # the palette's words in the app's langua
             self.call_later(self.after_frame.run)
         if self.frame_hook is not None:
             self.frame_hook(self.painted_revision)
-
-    # --- the CEL library, for selector previews ------------------------------------------
-
-    def _load_cel(self) -> None:
-        if self._cel_started or not self.is_running:
-            return
-        self._cel_started = True
-        if cel_ready():  # loaded by an earlier app in this process
-            self.post_message(CelReady())
-            return
-        self.run_worker(self._warm_cel, name="cel", group="cel", thread=True, exit_on_error=False)
-
-    def _warm_cel(self) -> None:
-        warm_up()
-        self.post_message(CelReady())
-
-    @on(CelWanted)
-    def _cel_wanted(self) -> None:
-        self._load_cel()
-
-    @on(CelReady)
-    def _cel_ready(self) -> None:
-        if not self.is_running:  # shutting down: the panes are going away
-            return
-        self.dashboard.details.refresh_preview()
-        for screen in self.screen_stack:
-            if isinstance(screen, SelectorScreen):
-                screen.cel_loaded()
 
     # --- errors ----------------------------------------------------------------------------
 

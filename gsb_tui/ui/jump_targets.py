@@ -201,14 +201,8 @@ class TargetIndex:
         self.counts: Mapping[tuple[str, object], int] = counts or {}
         self._names = names if names is not None else [t.name.lower() for t in self.targets]
         self._by_kind: dict[str | None, list[int]] = {None: list(range(len(self.targets)))}
-        kinds = [t.kind for t in self.targets]
-        for kind in dict.fromkeys(kinds):  # each kind's targets lie together (KINDS order)
-            start = kinds.index(kind)
-            end = len(kinds) - kinds[::-1].index(kind)
-            if kinds.count(kind) == end - start:
-                self._by_kind[kind] = list(range(start, end))
-            else:
-                self._by_kind[kind] = [i for i, k in enumerate(kinds) if k == kind]
+        for i, target in enumerate(self.targets):
+            self._by_kind.setdefault(target.kind, []).append(i)
         self._last: tuple[str | None, str, list[int]] | None = None
         self.parts: tuple[_Part, ...] = ()  # build_index's, for the next view
 

@@ -209,7 +209,7 @@ class IdleCollector:
             self._collect()
 
     def _collect(self) -> None:
-        gc_pause.collect_full()
+        gc.collect()
         self.collections += 1
 
 

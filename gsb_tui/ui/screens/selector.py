@@ -338,9 +338,9 @@ class SelectorScreen(ModalScreen[None]):
             # Its full collection (~0.1 s at 10,000 devices) waits for a still screen: the next
             # keystroke would wait behind it (ui/pacing.StillJobs; the App has them).
             still = getattr(self.app, "still_jobs", None)
-            if still is not None and not gc_pause.long_lived_frozen():
+            if still is not None:  # once per process: a no-op after the first
                 still.add("freeze-long-lived", gc_pause.freeze_long_lived)
-            elif still is None:
+            else:
                 self.call_after_refresh(gc_pause.freeze_long_lived)
 
 
