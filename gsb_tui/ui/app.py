@@ -8,9 +8,9 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -28,13 +28,13 @@ from gsb_tui.ui import keys, stylesheet_path
 from gsb_tui.ui.cel_loading import CelLoading
 from gsb_tui.ui.commands import DashboardCommands
 from gsb_tui.ui.crash import write_crash_log  # run_dashboard prints the line it gives
+from gsb_tui.ui.lab_checks import LabChecks
 from gsb_tui.ui.lab_watch import watch_lab_dir
 from gsb_tui.ui.messages import (
     LabFilesChanged,
     SourceFinished,
     SourceProblem,
     StoreChanged,
-    VerdictsReady,
 )
 from gsb_tui.ui.pacing import (
     FIRST_WORK_WITHIN_S,
@@ -48,7 +48,6 @@ from gsb_tui.ui.pacing import (
     StillJobs,
 )
 from gsb_tui.ui.palette import LocalPalette
-from gsb_tui.ui.panes.checklist import Evaluate, lab_evaluate, step_title
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.help import HelpScreen, help_rows
 from gsb_tui.ui.screens.layout_keys import ScenarioMarked
@@ -62,11 +61,8 @@ COST_FACTOR = 1.5
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0)  # when the source itself fails (not a watch)
 SHOWN_PROBLEMS = 5  # config problems in the startup warning; the rest are counted
 
-if TYPE_CHECKING:  # the lab is imported on first use, off the path to the first frame
-    from gsb_tui.lab.verdict import Verdict
 
-
-class GsbApp(LocalPalette, CelLoading):  # the palette's words in the app's language
+class GsbApp(LocalPalette, CelLoading, LabChecks):  # the palette's words in the app's language
     TITLE = "gsb-tui"
     CSS_PATH = str(stylesheet_path())
     COMMANDS = App.COMMANDS | {DashboardCommands}
@@ -120,7 +116,6 @@ class GsbApp(LocalPalette, CelLoading):  # the palette's words in the app's lang
         self.repaints = 0
         self.deferred_repaints = 0  # repaints the throttle held back (the rest ran at once)
         self.crash_line = ""  # set when an unhandled error ends the app
-        self.verdicts_view: DraView | None = None  # the view the checklist was judged on
         self.newly_green: list[int] = []  # steps announced as newly green, in order
         self._last_paint = float("-inf")
         self._paint_timer: Timer | None = None
@@ -131,17 +126,12 @@ class GsbApp(LocalPalette, CelLoading):  # the palette's words in the app's lang
         # The store revision the screen shows, and who wants to hear when a frame shows it.
         self.painted_revision = -1
         self.frame_hook = frame_hook
-        # gsb_tui.lab (and its CEL library) is imported in the checks' thread, off the path
-        # to the first frame; until then the checklist says "checklist loading".
-        self._evaluate: Evaluate | None = None
-        self._evaluate_looked_up = False
         self.gc_hold = GcHold()
         self.first_lists = FirstLists()
         self._hold_timer: Timer | None = None
         self.after_frame = AfterFrame(self.set_timer)  # jobs that wait for a frame written
         self.still_jobs = StillJobs(self.set_timer)  # work that waits for a still screen
         self.idle_collector = IdleCollector(self.still_jobs)  # full collections: pacing.py
-        self._lab_started = False
         self.dashboard = DashboardScreen(source.info, lang)
         self.dashboard.lab_shown = self.config.lab_pane  # [layout] lab = false: operators
 
@@ -302,68 +292,6 @@ class GsbApp(LocalPalette, CelLoading):  # the palette's words in the app's lang
 
     def on_lab_files_changed(self, _message: LabFilesChanged) -> None:
         self._evaluate_lab(self.view)
-
-    # --- the lab checklist ------------------------------------------------------------------
-
-    def _first_checks(self) -> None:
-        self._lab_started = True
-        self._evaluate_lab(self.view)
-
-    def _evaluate_lab(self, view: DraView | None) -> None:
-        if not self.is_running:  # shutting down: the panes are going away
-            return
-        if view is not None:
-            self._run_checks(view)
-
-    # A description, or textual would format repr(view) (all of it) on every call.
-    @work(thread=True, exclusive=True, group="lab", exit_on_error=False, description="lab checks")
-    def _run_checks(self, view: DraView) -> None:
-        if not self._evaluate_looked_up:
-            try:
-                self._evaluate = lab_evaluate()
-            except Exception as exc:  # a broken lab package: say so in the pane, keep going
-                self.post_message(VerdictsReady(None, f"{type(exc).__name__}: {exc}", view))
-                return
-            self._evaluate_looked_up = True
-        evaluate = self._evaluate
-        if evaluate is None:
-            self.post_message(VerdictsReady(None, view=view))
-            return
-        try:
-            verdicts = list(evaluate(view, self.lab_dir))
-        except Exception as exc:  # a check bug must not take the dashboard down
-            self.post_message(VerdictsReady(None, f"{type(exc).__name__}: {exc}", view))
-            return
-        self.post_message(VerdictsReady(verdicts, view=view))
-
-    @on(VerdictsReady)
-    def _verdicts_ready(self, message: VerdictsReady) -> None:
-        if not self.is_running:  # shutting down: the panes are going away
-            return
-        self.verdicts_view = message.view
-        checklist = self.dashboard.checklist
-        verdicts = list(message.verdicts) if message.verdicts is not None else None
-        if verdicts == checklist.verdicts and message.error == checklist.error:
-            return  # the same verdicts as before: no second frame for nothing
-        self._announce_green(checklist.verdicts, verdicts)
-        checklist.show(verdicts, message.error)
-
-    def _announce_green(
-        self, before: Sequence[Verdict] | None, after: Sequence[Verdict] | None
-    ) -> None:
-        """Say so when a step turns green (not for steps already green when gsb-tui started)."""
-        if not before or not after or not self.dashboard.lab_shown:
-            return
-        was_green = {v.step for v in before if v.ok}
-        for verdict in after:
-            if verdict.ok and verdict.step not in was_green:
-                title = step_title(verdict.step, self.lang)
-                self.newly_green.append(verdict.step)
-                self.notify(
-                    text(self.lang, "step-green", step=verdict.step, title=title),
-                    title="✓",
-                    timeout=6,
-                )
 
     # --- frames ----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pytest
 
 from gsb_tui import lab
 from gsb_tui.snapshot import Snapshot
-from gsb_tui.ui import app as app_module
+from gsb_tui.ui import lab_checks
 from gsb_tui.ui.screens.text_view import TextViewScreen
 from gsb_tui.words import text
 from tests.ui.helpers import make_app, wait_until
@@ -81,7 +81,7 @@ async def test_e_shows_and_c_copies_the_example(
 async def test_checklist_loading_until_the_lab_has_evaluate(
     step8: Snapshot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "lab_evaluate", lambda: None)
+    monkeypatch.setattr(lab_checks, "lab_evaluate", lambda: None)
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.view is not None)
@@ -97,7 +97,7 @@ async def test_a_failing_check_keeps_the_dashboard_running(
     def broken(_view: object, _lab_dir: object) -> list[object]:
         raise ValueError("check bug")
 
-    monkeypatch.setattr(app_module, "lab_evaluate", lambda: broken)
+    monkeypatch.setattr(lab_checks, "lab_evaluate", lambda: broken)
     app = make_app(SnapshotSource(step8))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_until(pilot, lambda: app.dashboard.checklist.error)
