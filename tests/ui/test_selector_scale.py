@@ -225,6 +225,33 @@ async def test_the_latest_text_wins_over_a_stale_evaluation(
         assert calls[-1] == latest
 
 
+async def test_a_key_after_the_last_trial_was_shown_starts_its_trial_at_once() -> None:
+    """Nothing is waiting once the last change's trial is on screen: the next key starts its
+    trial at once, however soon it comes, instead of waiting DEBOUNCE as within a burst."""
+    snapshot = filled()
+    domain = f"device.attributes['{_driver(snapshot)}']"
+    app = make_app(SnapshotSource(snapshot))
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _open(pilot, app)
+        box = screen.query_one("#selector-input", Input)
+        box.value = f"{domain}.index == 0"
+        await wait_until(
+            pilot, lambda: screen.trial is not None and screen.trial.expression == box.value, 30
+        )
+        evaluations = screen.evaluations
+        box.value = f"{domain}.index == 1"  # within DEBOUNCE of the change before
+        await pilot.pause()  # Input.Changed handled; no timer could have fired yet
+        assert screen.evaluations == evaluations + 1
+        assert screen._timer is None
+        box.value = f"{domain}.index == 2"  # while that trial runs or waits: a burst
+        await pilot.pause()
+        if screen.evaluations == evaluations + 1:  # the one before still on its way
+            assert screen._timer is not None or screen._trying
+        await wait_until(
+            pilot, lambda: screen.trial is not None and screen.trial.expression == box.value, 30
+        )
+
+
 # --- opening on the lab step's selector -----------------------------------------------------
 
 
