@@ -218,6 +218,16 @@ async def open_selector(pilot: Pilot[Any], app: KeysApp) -> tuple[SelectorScreen
     return screen, screen.query_one("#selector-input", Input)
 
 
+async def text_put(screen: SelectorScreen, box: Input, value: str, timeout: float) -> None:
+    """The whole text put in at once, its trial awaited, then KEY_GAP_S as after every measured
+    key: the first key typed next comes after a person's pause, as the others do, not within
+    the debounce of this change."""
+    box.value = value
+    await until(lambda: screen.trial is not None and screen.trial.expression == value, timeout)
+    box.cursor_position = len(value)
+    await asyncio.sleep(KEY_GAP_S)
+
+
 async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: str) -> None:
     screen, box = await open_selector(pilot, app)
     domain = f"device.attributes['{driver}']"
@@ -226,17 +236,16 @@ async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: st
     await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 60)
     figures.add("selector_first_trial_ms", 1000 * (time.monotonic() - started), "ms")
     box.cursor_position = len(box.value)
+    await asyncio.sleep(KEY_GAP_S)  # as text_put: a person's pause before the first key
     evaluating: list[float] = []
     for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 3:
         evaluating.append(await trial_shown(pilot, app, screen, key))
-    box.value = f"{domain}.uuid == 'gpu-0'"  # a value every device holds apart: no sharing
-    await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 30)
+    await text_put(screen, box, f"{domain}.uuid == 'gpu-0'", 30)  # every device apart
     box.cursor_position = len(box.value) - 1
     for key in ["1", "backspace", "2", "backspace"] * 3:
         evaluating.append(await trial_shown(pilot, app, screen, key))
     report(figures, "selector_eval_key_results", evaluating, len(evaluating))
-    box.value = ""
-    await until(lambda: screen.trial is not None and screen.trial.expression == "", 10)
+    await text_put(screen, box, "", 10)
     typed: list[float] = []
     for ch in f"{domain}.model != 'x'":
         typed.append(await trial_shown(pilot, app, screen, ch))

@@ -44,6 +44,7 @@ from operator_keys import (
     frame_after,
     no_blink,
     open_selector,
+    text_put,
     trial_shown,
     until,
 )
@@ -146,9 +147,7 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
         got.cpu_after_first_frame = 100 * (time.process_time() - cpu) / wall
         got.after_first_s = wall
         screen, box = await open_selector(pilot, app)
-        box.value = f"device.attributes['{view.lab_driver()}'].index == 0"
-        await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 60)
-        box.cursor_position = len(box.value)
+        await text_put(screen, box, f"device.attributes['{view.lab_driver()}'].index == 0", 60)
         got.selector = [
             await trial_shown(pilot, app, screen, key)
             for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 2

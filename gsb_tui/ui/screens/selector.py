@@ -8,10 +8,10 @@ with the selector of the lab step the checklist is on, when that step has one
 (lab/step_selector.py).
 
 At 10,000 devices: evaluating runs in a worker thread with a time budget (TRIAL_BUDGET), one at
-a time; the first key after a pause (or once the last trial is on screen) starts it at once, a
-burst of keys is evaluated once it pauses for DEBOUNCE, the latest text always last, and a trial
-a newer one overtook stops early (trial.py's `stop`) and is never shown. A new view that changes
-none of what a trial shows (devices, classes, occupancy, availability: the very same objects) costs
+a time; the first key after a pause starts it at once, a burst of keys is evaluated once it
+pauses for DEBOUNCE, the latest text always last, and a trial a newer one overtook stops early
+(trial.py's `stop`) and is never shown. A new view that changes none of
+what a trial shows (devices, classes, occupancy, availability: the very same objects) costs
 nothing; no timer runs while nothing changes. At most MAX_ROWS devices are listed (the
 matching ones first when they do not all fit); the summary counts all of them.
 """
@@ -84,7 +84,6 @@ class SelectorScreen(ModalScreen[None]):
         self.evaluations = 0
         self._asked = 0  # bumped by every change of what to evaluate (older results dropped)
         self._trying = 0  # the `asked` of the trial in the worker; 0 when none runs
-        self._shown_asked = -1  # the `asked` of the trial on screen now
         self._changed_at = -DEBOUNCE  # time.monotonic() of the last change asked for
         self._timer: Timer | None = None  # one shot: the start once the typing paused
         self._class_names: list[str] = []  # the Select's options now
@@ -247,14 +246,12 @@ class SelectorScreen(ModalScreen[None]):
             self._start()
 
     def _want(self) -> None:
-        """Something to evaluate changed. After a pause (nothing changed for DEBOUNCE, or
-        the last change's trial is on screen already: nothing is waiting) the trial starts
-        at once; within a burst of keys it waits until they pause; a trial running meanwhile
-        is overtaken (it stops early) and the latest one follows it."""
-        settled = self._shown_asked == self._asked and self._timer is None
+        """Something to evaluate changed. After a pause (nothing changed for DEBOUNCE) the
+        trial starts at once; within a burst of keys it waits until they pause; a trial
+        running meanwhile is overtaken (it stops early) and the latest one follows it."""
         self._asked += 1
         now = time.monotonic()
-        quiet = settled or now - self._changed_at >= DEBOUNCE
+        quiet = now - self._changed_at >= DEBOUNCE
         self._changed_at = now
         if self._timer is not None:
             self._timer.stop()
@@ -331,7 +328,6 @@ class SelectorScreen(ModalScreen[None]):
         error = self.query_one("#selector-error", Static)
         devices = self.query_one("#selector-devices", Static)
         self.trial = trial
-        self._shown_asked = asked
         style = "bold red" if trial.error else "italic" if trial.note else "bold"
         summary.update(Text(trial_summary(trial, view, self.lang), style=style))
         error.update(error_text(trial, self.lang) if trial.error else "")
