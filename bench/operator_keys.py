@@ -218,25 +218,24 @@ async def open_selector(pilot: Pilot[Any], app: KeysApp) -> tuple[SelectorScreen
     return screen, screen.query_one("#selector-input", Input)
 
 
-async def text_put(screen: SelectorScreen, box: Input, value: str, timeout: float) -> None:
-    """The whole text put in at once, its trial awaited, then KEY_GAP_S as after every measured
-    key: the first key typed next comes after a person's pause, as the others do, not within
-    the debounce of this change."""
+async def text_put(screen: SelectorScreen, box: Input, value: str, timeout: float) -> float:
+    """The whole text put in at once and its trial awaited (the ms until it was, returned), then
+    KEY_GAP_S as after every measured key: the first key typed next comes after a person's
+    pause, as the others do, not within the debounce of this change."""
+    started = time.monotonic()
     box.value = value
     await until(lambda: screen.trial is not None and screen.trial.expression == value, timeout)
+    ms = 1000 * (time.monotonic() - started)
     box.cursor_position = len(value)
     await asyncio.sleep(KEY_GAP_S)
+    return ms
 
 
 async def selector(pilot: Pilot[Any], app: KeysApp, figures: Figures, driver: str) -> None:
     screen, box = await open_selector(pilot, app)
     domain = f"device.attributes['{driver}']"
-    started = time.monotonic()
-    box.value = f"{domain}.index == 0"
-    await until(lambda: screen.trial is not None and screen.trial.expression == box.value, 60)
-    figures.add("selector_first_trial_ms", 1000 * (time.monotonic() - started), "ms")
-    box.cursor_position = len(box.value)
-    await asyncio.sleep(KEY_GAP_S)  # as text_put: a person's pause before the first key
+    first_trial = await text_put(screen, box, f"{domain}.index == 0", 60)
+    figures.add("selector_first_trial_ms", first_trial, "ms")
     evaluating: list[float] = []
     for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 3:
         evaluating.append(await trial_shown(pilot, app, screen, key))

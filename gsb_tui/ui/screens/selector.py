@@ -10,10 +10,10 @@ with the selector of the lab step the checklist is on, when that step has one
 At 10,000 devices: evaluating runs in a worker thread with a time budget (TRIAL_BUDGET), one at
 a time; the first key after a pause starts it at once, a burst of keys is evaluated once it
 pauses for DEBOUNCE, the latest text always last, and a trial a newer one overtook stops early
-(trial.py's `stop`) and is never shown. A new view that changes none of
-what a trial shows (devices, classes, occupancy, availability: the very same objects) costs
-nothing; no timer runs while nothing changes. At most MAX_ROWS devices are listed (the
-matching ones first when they do not all fit); the summary counts all of them.
+(trial.py's `stop`) and is never shown. A new view that changes none of what a trial shows
+(devices, classes, occupancy, availability: the very same objects) costs nothing; no timer runs
+while nothing changes. At most MAX_ROWS devices are listed (the matching ones first when they do
+not all fit); the summary counts all of them.
 """
 
 from __future__ import annotations
