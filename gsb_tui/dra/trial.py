@@ -100,7 +100,6 @@ def _verdict(
 
 
 _Row = tuple[Device, Occupancy | None, str, bool]
-STOP_EVERY = 256  # devices between two looks at `stop`
 
 
 def _rows(view: DraView) -> tuple[_Row, ...]:
@@ -114,6 +113,15 @@ def _rows(view: DraView) -> tuple[_Row, ...]:
         return tuple((d, occupancy.get(d.id), view.state(d.id), d.id in free) for d in view.devices)
 
     return view.memo.kept("trial-rows", (view.devices, view.occupancy, view.availability), make)
+
+
+def _made(view: DraView, rows: tuple[_Row, ...]) -> tuple[list[DeviceVerdict | None], ...]:
+    """Each row's "no-match" and "match" verdicts (indexed by `matched`), made when first given
+    and kept with the rows: typing makes a new verdict for 10,000 devices otherwise (an object
+    each, and the young collections they bring), where most rows say what they said before."""
+    return view.memo.kept(
+        "trial-verdicts", (rows,), lambda: ([None] * len(rows), [None] * len(rows))
+    )
 
 
 def _class_verdicts(
@@ -181,15 +189,23 @@ def try_selector(
         return Trial(expression, device_class, (), error=exc.message, hint=exc.hint, fix=exc.fix)
     deadline = None if budget is None else time.monotonic() + budget
     admitted = _class_verdicts(view, cls, class_selectors, deadline) if cls else None
+    outcomes = selector.evaluate_many(view.devices, deadline, stop)
+    if outcomes is None:
+        return Trial(expression, device_class, (), stopped=True)
     out = []
-    make = _verdict
+    made = _made(view, rows)
     for i, (device, occupancy, state, allocatable) in enumerate(rows):
-        if stop is not None and i % STOP_EVERY == 0 and stop():
-            return Trial(expression, device_class, (), stopped=True)
         said, error = admitted[i] if admitted is not None else ("", "")
         if not said:
-            outcome = selector.evaluate(device, deadline)
-            said = "error" if outcome.error else "match" if outcome.matched else "no-match"
-            error = outcome.error
-        out.append(make(device, said, error, occupancy, state, allocatable))
+            outcome = outcomes[i]
+            if not outcome.error:  # the usual verdicts: made once per row, kept
+                kept = made[outcome.matched]
+                verdict = kept[i]
+                if verdict is None:
+                    said = "match" if outcome.matched else "no-match"
+                    verdict = kept[i] = _verdict(device, said, "", occupancy, state, allocatable)
+                out.append(verdict)
+                continue
+            said, error = "error", outcome.error
+        out.append(_verdict(device, said, error, occupancy, state, allocatable))
     return Trial(expression, device_class, tuple(out))

@@ -25,7 +25,9 @@ How (see docs/CEL.md for the measurements behind it):
   whoever evaluates: a view builder's memo (derive.Memo.cel) for the dashboard and the lab
   checks; a call without one gets a fresh session and keeps nothing.
   Every evaluation is bounded in time (`budget`).
-- many devices (preview.py): `evaluate_all`, and `explain_request` for the dashboard's preview.
+- many devices (preview.py): `evaluate_all`, and `explain_request` for the dashboard's preview;
+  one selector over a whole device sequence by key column (column.py: `Selector.evaluate_many`,
+  the selector tool's trial on every keystroke).
 
 This is the package's one face: code outside it imports from `gsb_tui.dra.cel` only. Importing
 it does not import the library (~0.4 s); that happens on the first compile, or on `library()`.

@@ -66,6 +66,9 @@ class PreparedDevices:
         self._needs: set[check.Leaf] = set()
         self._needs_version = 0
         self._frozen: tuple[int, frozenset[check.Leaf]] = (-1, frozenset())
+        # Projection keys of a whole device sequence, by keying plan's leaves: (the sequence,
+        # its keys); column.py's, valid while the sequence is the very object asked for.
+        self.columns: dict[tuple[check.Leaf, ...], tuple[Any, list[Any]]] = {}
 
     def _frozen_needs(self) -> frozenset[check.Leaf]:
         if self._frozen[0] != self._needs_version:
@@ -125,6 +128,7 @@ class PreparedDevices:
         """Forget cached results, and unless results_only also the prepared devices and what
         compiled selectors registered (they register again on their next evaluation)."""
         self.shared_epoch += 1
+        self.columns.clear()
         if results_only:
             for entry in self.entries.values():
                 entry.results.clear()

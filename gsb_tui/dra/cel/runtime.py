@@ -107,6 +107,12 @@ def evaluate_prepared(ev: Evaluator, entry: Prepared, deadline: float | None) ->
     return _evaluate(ev, entry, deadline, None, None)
 
 
+def evaluate_keyed(ev: Evaluator, entry: Prepared, deadline: float | None, key: Any) -> CelOutcome:
+    """Run the selector on a device whose projection key the caller read (column.py); with a
+    key, the outcome is kept for the devices sharing it, however seldom keys repeat."""
+    return _evaluate(ev, entry, deadline, ev.shared if key is not None else None, key)
+
+
 # Outcomes one device keeps, by expression, at most: the selector tool tries a new expression
 # with every key, and at scale each kept one is an object per device the cyclic collector
 # walks at every full collection. The expressions in use (the

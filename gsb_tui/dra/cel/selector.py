@@ -13,8 +13,19 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable, Sequence
 
-from gsb_tui.dra.cel import check, cost, interp, prepared, runtime, stackless, syntax, validate
+from gsb_tui.dra.cel import (
+    check,
+    column,
+    cost,
+    interp,
+    prepared,
+    runtime,
+    stackless,
+    syntax,
+    validate,
+)
 from gsb_tui.dra.cel.errors import CelCompileError, CelUnsupportedError, checker_error
 from gsb_tui.dra.cel.lexer import ParseError
 from gsb_tui.dra.cel.outcome import CelOutcome
@@ -101,6 +112,19 @@ class Selector:
         with self.session.lock:
             self.registered()
             return runtime.evaluate(self._evaluator, device, deadline)
+
+    def evaluate_many(
+        self,
+        devices: Sequence[Device],
+        deadline: float | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> list[CelOutcome] | None:
+        """The outcome on every device, in order, by key column (column.py: one outcome answers
+        for every device holding its values, its `device` the first one's); None when `stop()`
+        wanted it ended."""
+        with self.session.lock:
+            self.registered()
+        return column.outcomes(self._evaluator, self.session.lock, devices, deadline, stop)
 
     def registered(self) -> None:
         """Register what it reads again when the session's caches were cleared since (the
