@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gsb_tui.dra.cel import CelOutcome, CelSession, Selector, column, compile_selector, runtime
+from gsb_tui.dra.cel import CelOutcome, CelSession, Selector, column, compile_selector
 from gsb_tui.dra.cel.device import traits
 from gsb_tui.dra.cel.projection import Plan
 from gsb_tui.dra.model import Device
@@ -68,47 +68,43 @@ def test_generated_selectors_say_the_same_by_column() -> None:
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
-    """Keys read (Plan.key) and selectors really run (runtime._evaluate)."""
-    seen = {"keys": 0, "evaluations": 0}
-    key, evaluate = Plan.key, runtime._evaluate
+def keys_read(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Plan]]:
+    """The keys read (Plan.key), one entry per read."""
+    seen: list[Plan] = []
+    key = Plan.key
 
     def counting_key(self: Plan, device: Device) -> Any:
-        seen["keys"] += 1
+        seen.append(self)
         return key(self, device)
 
-    def counting_evaluate(*args: Any) -> CelOutcome:
-        seen["evaluations"] += 1
-        return evaluate(*args)
-
     monkeypatch.setattr(Plan, "key", counting_key)
-    monkeypatch.setattr(runtime, "_evaluate", counting_evaluate)
     yield seen
 
 
 def test_keys_are_read_once_per_sequence_and_a_new_expression_runs_per_distinct_key(
-    counted: dict[str, int],
+    keys_read: list[Plan], evaluations: list[str]
 ) -> None:
     devs = tuple(d for d in POPULATION if d.id.driver == GPU)
     session = CelSession()
     first = session.compile(f"{A}.index == 7")
     assert first.evaluate_many(devs) is not None
     keyable = [d for d in devs if traits(d).convertible]
-    assert counted["keys"] == len(keyable)  # one read per device the plan can key
+    assert len(keys_read) == len(keyable)  # one read per device the plan can key
     keys = [first._evaluator.plan.key(d) for d in keyable]  # type: ignore[union-attr]
     distinct = len(set(keys) - {None})
     alone = len(devs) - len(keyable) + keys.count(None)
     assert distinct + alone < len(devs) // 2  # the recording's devices repeat their indexes
-    counted.update(keys=0, evaluations=0)
+    keys_read.clear()
+    evaluations.clear()
     second = session.compile(f"{A}.index == 1")  # the same leaf: the same column
     got = second.evaluate_many(devs)
     assert got is not None
-    assert counted["keys"] == 0
-    assert counted["evaluations"] == distinct + alone
+    assert len(keys_read) == 0
+    assert len(evaluations) == distinct + alone
     assert sum(o.matched for o in got) == sum(second.evaluate(d).matched for d in devs) > 0
-    counted.update(keys=0)
+    keys_read.clear()
     assert second.evaluate_many(tuple(devs)[::-1]) is not None  # another sequence object
-    assert counted["keys"] == len(keyable)
+    assert len(keys_read) == len(keyable)
 
 
 def test_a_stop_ends_it_and_a_deadline_leaves_the_rest_unfinished_and_not_kept() -> None:

@@ -16,7 +16,7 @@ import copy
 import dataclasses
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -208,20 +208,6 @@ def _assert_same_outcomes(selector: Selector, devs: Sequence[Device]) -> None:
         shared = _in_one_pass(selector, order)
         wrong = {d: (shared[d], expected[d]) for d in expected if shared[d] != expected[d]}
         assert not wrong, (selector.expression, wrong)
-
-
-@pytest.fixture
-def evaluations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The expressions really evaluated (not answered from the shared outcomes)."""
-    seen: list[str] = []
-    real = runtime._evaluate
-
-    def counting(ev: runtime.Evaluator, *args: Any) -> CelOutcome:
-        seen.append(ev.expression)
-        return real(ev, *args)
-
-    monkeypatch.setattr(runtime, "_evaluate", counting)
-    yield seen
 
 
 # --- hand-picked shapes ---------------------------------------------------------------------
