@@ -47,20 +47,33 @@ class LocalFooter(Footer):
     only when what it shows changed: Textual's recomposes (mounting a widget per key, then a
     layout pass) whenever the bindings are looked at again."""
 
-    _composed: tuple[tuple[object, ...], ...] | None = None
+    _composed: tuple[tuple[object, ...], ...] | None = None  # the keys asked for
+    _drawn: tuple[tuple[object, ...], ...] | None = None  # the keys composed
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         will_compose = screen.app.app_focus and self.is_attached and screen is self.screen
+        first = False
         if will_compose:
             shown = shown_bindings(screen)
             if shown == self._composed:
                 return
-            self._composed = shown
-        super().bindings_changed(screen)
+            first, self._composed = self._composed is None, shown
+        super().bindings_changed(screen)  # composes after the next refresh
+        if first:
+            # The first keys at once: at 10,000 devices the next refresh is the first view's
+            # frame, and the first key then waited for the footer's mounting and layout.
+            self.call_later(self.recompose)
+
+    async def recompose(self) -> None:
+        if self._drawn is not None and self._drawn == self._composed:
+            return  # composed already (the first keys, at once)
+        await super().recompose()
 
     def compose(self) -> ComposeResult:
         lang = getattr(self.app, "lang", "en")
         words = _by_description(lang)
+        if self._composed is not None:
+            self._drawn = self._composed
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
                 widget.description = text(lang, "palette.label")  # Textual's own "palette"

@@ -115,6 +115,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         # What to keep in view when the layout changes: the cursor's device or node line.
         self.keep_in_view: DeviceId | str | None = None
         self.geometry = Geometry()
+        self._unsized = False  # groups came while it had no size: laid out when drawn
         self.columns = grid_summary.Columns(0, (), 0)
         self._drawn: dict[DeviceId, tuple[int, list[list[Segment]]]] = {}  # width, lines
         self._lines: dict[tuple[int, int], Strip] = {}  # (row, offset) -> a text row's line
@@ -194,6 +195,12 @@ class DeviceCanvas(ScrollView, can_focus=False):
     def _lay_out(self, rendering: bool = False) -> None:
         was = self.geometry.compact
         region = self.scrollable_content_region
+        if not (region.width or self.size.width):
+            # Not on screen yet (a notice until the first view, or another tab): laid out when
+            # drawn, not as boxes at the narrowest width (24 ms at 10,000 devices, thrown away).
+            self.geometry, self._unsized = Geometry(), True
+            return
+        self._unsized = False
         width = max(region.width or self.size.width, CELL_MIN_WIDTH)
         compact = bool(self.nodes) and self.wants_compact(width, region.height)
         if compact:
@@ -225,19 +232,15 @@ class DeviceCanvas(ScrollView, can_focus=False):
 
     def _sized(self) -> None:
         self.virtual_size = Size(self.geometry.width, self.geometry.height)
+        self.vertical_scrollbar.position = self.scroll_y  # _anchor_now bypassed its watcher
         self.refresh()
         if self.keep_in_view is not None:
             self.call_after_refresh(self._keep_anchor)
 
     def _keep_anchor(self) -> None:
         """The cursor's row (or node line) in view again, wherever the new layout put it."""
-        geometry, target = self.geometry, self.keep_in_view
-        if isinstance(target, str):
-            stop = geometry.stop_of(None, target)
-        else:
-            stop = geometry.stop_of(target, None)
-        if stop is not None:
-            region = geometry.stop_region(geometry.stops[stop], geometry.width)
+        region = self.geometry.anchor_region(self.keep_in_view)
+        if region is not None:
             self.scroll_to_region(region, animate=False, immediate=True)
 
     def on_resize(self, _event: events.Resize) -> None:
@@ -250,7 +253,7 @@ class DeviceCanvas(ScrollView, can_focus=False):
         region = self.scrollable_content_region
         if not region.width:
             return
-        moved = region.width != self.geometry.width
+        moved = self._unsized or region.width != self.geometry.width
         if moved or self.wants_compact(region.width, region.height) != self.compact:
             self._lay_out()
 
@@ -265,12 +268,28 @@ class DeviceCanvas(ScrollView, can_focus=False):
         # The base style walks every ancestor's styles: look it up once per render, not per line.
         self._base = self.rich_style
         width = self.scrollable_content_region.width
-        if width and width != self.geometry.width and self.geometry.width >= CELL_MIN_WIDTH:
-            # The width changed with no Resize: Textual 8.2 does not always send one when the
-            # screen is minimized after palette -> Maximize (tests/ui/test_grid_scale.py
-            # repeats it). Laid out now, so this very frame has cells that fit.
+        if width and (self._unsized or width != self.geometry.width):
+            # First drawn, or a new width with no Resize (Textual 8.2 after palette ->
+            # Maximize, then minimized: tests/ui/test_grid_scale.py). Laid out now, so this
+            # very frame has cells that fit and shows the cursor's row.
             self._lay_out(rendering=True)
+            self._anchor_now()
         return super().render_lines(crop)
+
+    def _anchor_now(self) -> None:
+        """The anchor's row in view for the render under way, not a frame later (at
+        10,000 devices the first key waited for that frame). Set without its watchers: no
+        refresh from inside a render; `_sized` refreshes next."""
+        region = self.geometry.anchor_region(self.keep_in_view)
+        if region is None:
+            return
+        window = self.scrollable_content_region.at_offset(self.scroll_offset)
+        delta = Region.get_scroll_to_visible(window, region)  # as scroll_to_region moves
+        if not delta.y:
+            return
+        y = max(0, min(window.y + delta.y, self.geometry.height - window.height))
+        for name in (ScrollView.scroll_y, ScrollView.scroll_target_y):
+            self.set_reactive(name, float(y))
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

@@ -235,6 +235,14 @@ class Geometry:
         index = self.row_index(place[0])
         return self.stop_at.get(index) if index is not None else None
 
+    def anchor_region(self, anchor: DeviceId | str | None) -> Region | None:
+        """The lines to keep in view for a cursor on a device or (a str) a node's line."""
+        if anchor is None:
+            return None
+        line, device = (anchor, None) if isinstance(anchor, str) else (None, anchor)
+        stop = self.stop_of(device, line)
+        return None if stop is None else self.stop_region(self.stops[stop], self.width)
+
     def node_of(self, device: DeviceId) -> str | None:
         """The compact line whose strip holds the device."""
         mark = self.marks.get(device)

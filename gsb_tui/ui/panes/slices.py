@@ -311,11 +311,16 @@ class SlicesPane(Pane):
         self._keys: list[Any] = []  # SliceKey per slice, or the compact list's
         self._names: list[str] = []
         self._widgets: list[Widget] = []
+        # The one-line form is composed here, hidden, not mounted at the first large view:
+        # a widget mounted during a repaint arrives a frame late, with a layout pass of its
+        # own, and at 10,000 devices the first key waited for that frame.
+        self._compact = SliceLines([], classes="slice-lines")
+        self._compact.display = False
 
     def compose(self) -> ComposeResult:
         yield from self.compose_notice()
         yield VanishedDrivers()  # a driver gone from a node: shown with the notice too
-        yield SlicesScroll(classes="body")
+        yield SlicesScroll(self._compact, classes="body")
 
     def on_mount(self) -> None:
         self.set_notice(text(self.lang, "connecting", server=self.info.server))
@@ -364,19 +369,24 @@ class SlicesPane(Pane):
             keys: list[Any] = [view.slices, view.stale_slices]
             keys.append(tuple(line.plain for line in status.values()))
             if self._names != ["(compact)"]:
-                box.remove_children()
-                lines = slice_lines(view, every, self.lang)
-                self._widgets = [SliceLines(lines, classes="slices-text compact")]
-                box.mount_all(self._widgets)
-            elif keys != self._keys and isinstance(self._widgets[0], SliceLines):
-                self._widgets[0].set_lines(slice_lines(view, every, self.lang))
+                box.remove_children(self._widgets)
+                self._compact.set_lines(slice_lines(view, every, self.lang))
+                self._compact.set_classes("slices-text compact")
+                self._compact.display = True
+                self._widgets = []
+            elif keys != self._keys:
+                self._compact.set_lines(slice_lines(view, every, self.lang))
             self._keys, self._names = keys, ["(compact)"]
             return
+        if self._compact.display:
+            self._compact.display = False
+            self._compact.set_classes("slice-lines")
+            self._compact.set_lines([])
         keys = [self._slice_key(view, s, wide, status.get(s.name)) for s in every]
         names = [s.name for s in every]
         if names != self._names:
             # Slices came or went: build the list again (rare: drivers publish, then hold).
-            box.remove_children()
+            box.remove_children(self._widgets)
             self._widgets = [
                 Static(
                     Group(*slice_parts(view, s, self.lang, wide, status.get(s.name))),
