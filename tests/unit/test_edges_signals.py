@@ -128,3 +128,24 @@ def test_the_grace_timer_goes_with_the_block() -> None:
     asyncio.run(run())
     timers = [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
     assert all(t.finished.is_set() for t in timers)  # cancelled: it will never fire
+
+
+def test_a_thread_left_holding_the_exit_after_a_signal_does_not_keep_the_process() -> None:
+    """After a stop by signal, a thread that never ends (Textual's input thread left polling a
+    terminal that hung up) holds the exit at most EXIT_GRACE_S; the code is the signal's."""
+    script = textwrap.dedent(
+        """
+        import threading, time
+        from gsb_tui.ui import run
+
+        run.EXIT_GRACE_S = 0.2
+        threading.Thread(target=time.sleep, args=(600,)).start()  # not a daemon
+        run.leave_when_held(129)
+        raise SystemExit(129)
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, timeout=BOUND_S, check=False
+    )
+    assert proc.returncode == 129
+    assert proc.stderr == b""
