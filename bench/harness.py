@@ -12,6 +12,7 @@ import http.client
 import json
 import os
 import shlex
+import signal
 import ssl
 import statistics
 import subprocess
@@ -488,12 +489,33 @@ class TmuxApp:
         return None
 
     def __exit__(self, *exc: object) -> None:
+        pane = self._tmux("display-message", "-p", "-t", self.session, "#{pane_pid}").strip()
         self._tmux("send-keys", "-t", self.session, "q")
         time.sleep(0.3)
         socket = self._tmux("display-message", "-p", "#{socket_path}").strip()
         self._tmux("kill-server")
         if socket:
             Path(socket).unlink(missing_ok=True)
+        if pane.isdigit():
+            gone(int(pane), LEFTOVER_S)
+
+
+LEFTOVER_S = 3.0  # a gsb-tui still running this long after its terminal went is killed
+
+
+def gone(pid: int, within: float) -> None:
+    """The process is gone: it left within `within` of its terminal closing, or it is killed
+    (and said): a leftover would share the cores every later figure is timed on."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+        log(f"pid {pid} still ran {within:.0f} s after its terminal closed: killed")
 
 
 def all_synced(screen: str) -> bool:
