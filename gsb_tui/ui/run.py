@@ -6,8 +6,9 @@ dashboard) end it as `q` does, so the terminal is given back as it was (the alte
 left, mouse reporting off, the cursor shown), and the exit code is 128 + the signal's number:
 143, 129, 130 (gsb_tui/cli_io.py, `gsb-tui --help`). A second signal while it stops, or a stop
 that takes longer than STOP_GRACE_S (a hung-up terminal can wedge Textual's writer thread, whose
-queue then never drains), leaves at once with the same code, the terminal restored by hand; so
-does a thread still holding the exit EXIT_GRACE_S after the stop. A signal ignored when gsb-tui
+queue then never drains; EXIT_GRACE_S after a hangup, which left no terminal to restore),
+leaves at once with the same code, the terminal restored by hand; so does a thread still
+holding the exit EXIT_GRACE_S after the stop. A signal ignored when gsb-tui
 started (nohup) stays ignored.
 """
 
@@ -120,7 +121,9 @@ def stop_on_signals(stop: Callable[[int], Any], stopped: list[int]) -> Iterator[
             loop = asyncio.get_running_loop()
         except RuntimeError:
             raise SystemExit(code) from None
-        timer = threading.Timer(STOP_GRACE_S, leave, (code,))
+        # A hangup leaves no terminal to give back: no reason to wait as long for the stop.
+        grace = EXIT_GRACE_S if signum == signal.SIGHUP else STOP_GRACE_S
+        timer = threading.Timer(grace, leave, (code,))
         timer.daemon = True
         timers.append(timer)
         timer.start()

@@ -92,19 +92,27 @@ def test_restoring_by_hand_writes_only_to_a_terminal(capfd: pytest.CaptureFixtur
         assert f"\x1b[{mode}" in RESTORE
 
 
-def test_a_stop_that_never_ends_is_left_with_the_signals_code() -> None:
+@pytest.mark.parametrize(
+    ("signame", "code", "grace"),
+    [("SIGTERM", 143, "STOP_GRACE_S"), ("SIGHUP", 129, "EXIT_GRACE_S")],
+)
+def test_a_stop_that_never_ends_is_left_with_the_signals_code(
+    signame: str, code: int, grace: str
+) -> None:
     """A hung-up terminal can wedge Textual's writer thread mid-shutdown (seen under tmux
-    kill-server): past STOP_GRACE_S the process leaves by itself, with the same code."""
+    kill-server): past STOP_GRACE_S the process leaves by itself, with the same code; after a
+    hangup (no terminal left to restore) past EXIT_GRACE_S, the other grace kept long."""
     script = textwrap.dedent(
-        """
+        f"""
         import asyncio, os, signal
         from gsb_tui.ui import run
 
-        run.STOP_GRACE_S = 0.2
+        run.STOP_GRACE_S = run.EXIT_GRACE_S = 600.0
+        run.{grace} = 0.2
 
         async def main():
             with run.stop_on_signals(lambda code: None, []):
-                os.kill(os.getpid(), signal.SIGHUP)
+                os.kill(os.getpid(), signal.{signame})
                 await asyncio.sleep(600)
 
         asyncio.run(main())
@@ -113,7 +121,7 @@ def test_a_stop_that_never_ends_is_left_with_the_signals_code() -> None:
     proc = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, timeout=BOUND_S, check=False
     )
-    assert proc.returncode == 129
+    assert proc.returncode == code
 
 
 def test_the_grace_timer_goes_with_the_block() -> None:
