@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from gsb_tui.cluster.control_plane import ControlPlane, Settings
 from gsb_tui.cluster.lab_run import kubectl
+from gsb_tui.cluster.process import is_zombie, start_ticks
 from gsb_tui.cluster.rest import Rest, RestError
 from gsb_tui.cluster.seed import LAB_NAMESPACE
 from gsb_tui.ui import ask_frame_rate
@@ -507,15 +508,18 @@ def gone(pid: int, within: float) -> None:
     """The process is gone: it left within `within` of its terminal closing, or it is killed
     (and said): a leftover would share the cores every later figure is timed on."""
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
+    while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
+    if not running(pid):
+        return
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
         log(f"pid {pid} still ran {within:.0f} s after its terminal closed: killed")
+
+
+def running(pid: int) -> bool:
+    """Still running: in /proc and not a zombie its new parent has yet to reap."""
+    return start_ticks(pid) is not None and not is_zombie(pid)
 
 
 def all_synced(screen: str) -> bool:

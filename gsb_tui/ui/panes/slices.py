@@ -309,7 +309,7 @@ class SlicesPane(Pane):
         # One Static per slice, and what each shows: claim and pod changes (nearly every
         # repaint) leave every key alone, so nothing is rendered or measured again.
         self._keys: list[Any] = []  # SliceKey per slice, or the compact list's
-        self._names: list[str] = []
+        self._names: list[str] = []  # the slices the detailed form shows ([] while compact)
         self._widgets: list[Widget] = []
         # The one-line form is composed here, hidden, not mounted at the first large view:
         # a widget mounted during a repaint arrives a frame late, with a layout pass of its
@@ -368,7 +368,7 @@ class SlicesPane(Pane):
             # The very same tuples while no slice changed: no walk over thousands of slices.
             keys: list[Any] = [view.slices, view.stale_slices]
             keys.append(tuple(line.plain for line in status.values()))
-            if self._names != ["(compact)"]:
+            if not self._compact.display:
                 box.remove_children(self._widgets)
                 self._compact.set_lines(slice_lines(view, every, self.lang))
                 self._compact.set_classes("slices-text compact")
@@ -376,7 +376,7 @@ class SlicesPane(Pane):
                 self._widgets = []
             elif keys != self._keys:
                 self._compact.set_lines(slice_lines(view, every, self.lang))
-            self._keys, self._names = keys, ["(compact)"]
+            self._keys, self._names = keys, []
             return
         if self._compact.display:
             self._compact.display = False
