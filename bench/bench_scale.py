@@ -327,6 +327,14 @@ class NodeHeartbeats:
                 self.paused_s = self.started - self.paused_at
             self.running.set()
 
+    def cpu_seconds(self) -> float:
+        """CPU spent so far by the sending thread: the bench's own, which figures of a
+        gsb-tui running in this process (bench/scale_keys.py) take out."""
+        ident = self.thread.ident
+        if ident is None or not self.thread.is_alive():
+            return 0.0
+        return time.clock_gettime(time.pthread_getcpuclockid(ident))
+
     @property
     def rate(self) -> float:
         active = self.active_s + (time.monotonic() - self.started if self.running.is_set() else 0)
@@ -721,7 +729,10 @@ def run(
                 f"{scale.heartbeats[1]:.0f} s; {beats.errors} failed",  # type: ignore[index]
             )
         if scale.complete:  # the large runs: keys, the selector tool and `why` at that size
-            scale_keys.run(cp, figures, scale.prefix, scale.size, scale.per_node, scale.keys)
+            bench_cpu = beats.cpu_seconds if beats is not None else None
+            scale_keys.run(
+                cp, figures, scale.prefix, scale.size, scale.per_node, scale.keys, bench_cpu
+            )
         update_latency(cp, scale, figures)
         if scale.apiserver:
             with beats.paused() if beats is not None else contextlib.nullcontext():

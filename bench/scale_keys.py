@@ -11,10 +11,15 @@ once — the work that follows a first frame must not make the first keys wait:
   a claim's name) and the jump box (`:`, a node's name, Enter):
   `<prefix>_key_to_frame_p50/p95_ms` over all of them, and per kind apart;
 - the process's CPU over the 30 s after the first frame, keys and all
-  (`<prefix>_keys_cpu_after_first_frame_pct`, every thread);
+  (`<prefix>_keys_cpu_after_first_frame_pct`, every thread of the App's);
 - the selector tool: a key turning one valid selector into another (every device evaluated)
   until the frame showing the new text's trial (`<prefix>_selector_keystroke_p95_ms`), then its
-  CPU idle with the tool open (`<prefix>_idle_selector_cpu_pct`);
+  CPU idle with the tool open (`<prefix>_idle_selector_cpu_pct`), and what the App did
+  meanwhile (repaints, frames, trials, collections: logged);
+- the CPU figures are the App's alone: in `bench/run.sh --scale` the node heartbeats are sent
+  from this process (bench_scale.NodeHeartbeats, ~35 patches/s), and its thread's CPU is taken
+  out (until 2026-12-07 it was counted: 2.9-9.5 % "idle with the tool open" that was the
+  bench's, against 0.07 % for the App in the same state);
 - `gsb-tui why` on a pending pod, the whole process (`<prefix>_why_s`, median of 3).
 """
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +61,7 @@ from gsb_tui.kube.config import Target
 from gsb_tui.kube.live import LiveSource
 from gsb_tui.ui.screens.dashboard import DashboardScreen
 from gsb_tui.ui.screens.jump import JumpScreen
+from gsb_tui.ui.screens.selector import SelectorScreen
 
 AFTER_FIRST_S = 30.0
 PENDING = "bench-too-big"  # asks one device more than any node has
@@ -79,6 +86,7 @@ class Measured:
     cpu_after_first_frame: float = 0.0  # %, every thread
     after_first_s: float = 0.0
     idle_selector: float = 0.0  # %
+    idle_seen: str = ""  # what the App did over that idle window
 
 
 async def keys_shown(app: KeysApp, keys: list[str], state: Callable[[], object]) -> list[float]:
@@ -102,7 +110,22 @@ def jump_state(app: KeysApp) -> object:
     return screen.query_text if isinstance(screen, JumpScreen) else type(screen)
 
 
-async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Measured:
+def _no_bench_cpu() -> float:
+    return 0.0
+
+
+async def _measure(
+    kubeconfig: Path,
+    size: tuple[int, int],
+    idle_s: float,
+    bench_cpu: Callable[[], float] = _no_bench_cpu,
+) -> Measured:
+    """`bench_cpu`: CPU seconds the bench's own threads in this process spent so far (the
+    node heartbeats' sender): taken out of the CPU figures, which are the App's."""
+
+    def app_cpu() -> float:
+        return time.process_time() - bench_cpu()
+
     source = LiveSource(Target(kubeconfig=kubeconfig, namespace=LAB_NAMESPACE))
     app = KeysApp(source)
     got = Measured()
@@ -117,7 +140,7 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
         painted = time.monotonic()  # the repaint is done; its frame is composed next
         if not await until(lambda: frame_after(app, painted) is not None, 30, step=0.001):
             raise RuntimeError("the first complete frame was never written")
-        first, cpu = time.monotonic(), time.process_time()
+        first, cpu = time.monotonic(), app_cpu()
         view = app.view
         assert view is not None
         app.dashboard.focus_pane("grid")
@@ -144,7 +167,7 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
         if rest > 0:
             await asyncio.sleep(rest)
         wall = time.monotonic() - first
-        got.cpu_after_first_frame = 100 * (time.process_time() - cpu) / wall
+        got.cpu_after_first_frame = 100 * (app_cpu() - cpu) / wall
         got.after_first_s = wall
         screen, box = await open_selector(pilot, app)
         await text_put(screen, box, f"device.attributes['{view.lab_driver()}'].index == 0", 60)
@@ -153,10 +176,29 @@ async def _measure(kubeconfig: Path, size: tuple[int, int], idle_s: float) -> Me
             for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 2
         ]
         await pilot.pause(3.0)  # the last trial's frame and its collections done
-        cpu, wall0 = time.process_time(), time.monotonic()
+        cpu, wall0, sender = app_cpu(), time.monotonic(), bench_cpu()
+        before = _doings(app, screen)
         await asyncio.sleep(idle_s)
-        got.idle_selector = 100 * (time.process_time() - cpu) / (time.monotonic() - wall0)
+        wall = time.monotonic() - wall0
+        got.idle_selector = 100 * (app_cpu() - cpu) / wall
+        sent = 100 * (bench_cpu() - sender) / wall
+        doings = zip(before, _doings(app, screen), strict=True)
+        got.idle_seen = f"{wall:.0f} s, the tool open; meanwhile " + ", ".join(
+            f"{name} {now - was}" for (name, was), (_, now) in doings
+        )
+        got.idle_seen += f"; the bench's heartbeat sender's {sent:.2f} % taken out"
     return got
+
+
+def _doings(app: KeysApp, screen: SelectorScreen) -> list[tuple[str, int]]:
+    """Counters of the App's work: what an idle window spent its CPU on."""
+    return [
+        ("repaints", app.repaints),
+        ("frames", len(app.frames)),
+        ("trials", screen.evaluations),
+        ("changes dropped", app.dropped_changes),
+        *((f"gc{n} runs", int(stats["collections"])) for n, stats in enumerate(gc.get_stats())),
+    ]
 
 
 def run(
@@ -166,11 +208,13 @@ def run(
     size: tuple[int, int],
     per_node: int,
     keys: bool = True,
+    bench_cpu: Callable[[], float] = _no_bench_cpu,
 ) -> None:
     """The keys and the selector tool (unless not `keys`: the growth runs), then `why`."""
     if keys:
         log(f"{prefix}: keys from the first frame on, the selector tool, `gsb-tui why`")
-        report(asyncio.run(_measure(cp.kubeconfig, size, idle_s=20.0)), figures, prefix)
+        got = asyncio.run(_measure(cp.kubeconfig, size, 20.0, bench_cpu))
+        report(got, figures, prefix)
     pod = pending_pod(cp, per_node)
     time.sleep(5.0)  # the scheduler has tried it and said why
     why = [str(GSB_TUI), "why", pod, f"--kubeconfig={cp.kubeconfig}", "--lang=en"]
@@ -201,8 +245,9 @@ def report(got: Measured, figures: Figures, prefix: str) -> None:
         f"{prefix}_idle_selector_cpu_pct",
         got.idle_selector,
         "%",
-        "20 s, the tool open",
+        got.idle_seen,
     )
+    log(f"{prefix}: idle with the selector tool open: {got.idle_seen}")
 
 
 def main() -> None:
