@@ -258,7 +258,8 @@ class GsbApp(LocalPalette, CelLoading, LabChecks):  # the palette's words in the
         # pause: the first keys after the first frame would wait behind them.
         at_scale = self.changes.size >= HOLD_OBJECTS
         if self._lab_started or not at_scale:
-            self._lab_started = True
+            # Checks of a small cluster's first views do not count: the first view at scale
+            # still waits (its verdicts re-lay the screen out, a frame the first keys waited for).
             self.after_frame.add("lab", lambda: self._evaluate_lab(view))
         else:
             self.still_jobs.add("lab", self._first_checks, within=FIRST_WORK_WITHIN_S)

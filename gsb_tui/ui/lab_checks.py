@@ -31,7 +31,7 @@ class LabChecks(App[int]):
     # Until the first check, the checklist says "checklist loading".
     _evaluate: Evaluate | None = None
     _evaluate_looked_up = False
-    _lab_started = False  # the first checks ran (at scale they wait for a still screen)
+    _lab_started = False  # checks ran at scale (the first wait for a still screen)
 
     def _first_checks(self) -> None:
         self._lab_started = True

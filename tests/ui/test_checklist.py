@@ -129,3 +129,42 @@ async def test_a_step_turning_green_is_announced(
         app.post_message(LabFilesChanged())
         await wait_until(pilot, lambda: app.newly_green == [1])
     assert notes == [text("en", "step-green", step=1, title=lab.step(1).title("en"))]
+
+
+async def test_a_mark_changing_redraws_the_steps_without_a_layout(
+    step8: Snapshot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another step's mark changing (the cursor's step and its detail as they were) takes as
+    many lines: its text is drawn again without a layout of the screen (~20 ms at 10,000
+    devices, a frame the first keys waited behind). A detail of another height is laid out."""
+    from dataclasses import replace
+
+    from textual.widgets import Static
+
+    layouts: list[str] = []
+    real = Static.refresh
+
+    def spying(widget: Static, *regions: Any, **kw: Any) -> Any:
+        if kw.get("layout") and {"steps", "step-detail"} & set(widget.classes):
+            layouts.append(str(widget.classes))
+        return real(widget, *regions, **kw)
+
+    app = make_app(SnapshotSource(step8))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_until(pilot, lambda: app.dashboard.checklist.verdicts)
+        pane = app.dashboard.checklist
+        pane.moved = True  # the cursor stays where it is
+        verdicts = list(pane.verdicts or [])
+        other = next(i for i in range(len(verdicts)) if i != pane.cursor)
+        was = verdicts[other].status
+        verdicts[other] = replace(verdicts[other], status="broken" if was != "broken" else "green")
+        monkeypatch.setattr(Static, "refresh", spying)
+        pane.show(verdicts)
+        await pilot.pause(0.1)
+        steps = str(pane.query_one(".steps", Static).render())
+        line = steps.splitlines()[sum(pane._line_counts[:other])]
+        assert line.lstrip(" ▶").startswith("✗" if was != "broken" else "✓")
+        assert layouts == []
+        verdicts[pane.cursor] = replace(verdicts[pane.cursor], subchecks=())  # fewer lines
+        pane.show(verdicts)
+        assert layouts  # the detail's height changed: laid out

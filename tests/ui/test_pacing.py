@@ -9,8 +9,12 @@ import asyncio
 import gc
 from typing import Any
 
+import pytest
+
 from gsb_tui.kube.store import Change
 from gsb_tui.snapshot import REQUIRED_KINDS, Kind
+from gsb_tui.ui import app as app_module
+from gsb_tui.ui import pacing
 from gsb_tui.ui.pacing import HOLD_OBJECTS
 from tests.ui.helpers import make_app, wait_until
 from tests.ui.scripted import ScriptedSource, claim, resource_slice, state, synced
@@ -83,3 +87,27 @@ async def test_panes_wait_for_the_first_lists_at_scale_only() -> None:
         await wait_until(pilot, lambda: gc.isenabled())
     await asyncio.sleep(0)
     assert gc.isenabled()
+
+
+async def test_the_first_checks_at_scale_wait_for_a_still_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A small first view's checks run after its frame; the first view at scale's wait for a
+    still screen all the same: their verdicts re-lay the screen out, and at 10,000 devices the
+    first keys waited behind that frame. Stillness is held off here, then given."""
+    monkeypatch.setattr(pacing, "STILL_S", 60.0)
+    monkeypatch.setattr(app_module, "FIRST_WORK_WITHIN_S", 60.0)
+    source = ScriptedSource()
+    app = make_app(source, repaint_interval=0.0)
+    many = [claim(f"c-{i:04d}") for i in range(HOLD_OBJECTS)]
+    async with app.run_test(size=(160, 48)) as pilot:
+        source.push(*synced(Kind.CLASSES))
+        await wait_until(pilot, lambda: app.verdicts_view is not None)  # small: at once
+        source.push(*synced(Kind.CLAIMS, many), *others_synced(Kind.CLASSES, Kind.CLAIMS))
+        await wait_until(pilot, lambda: app.view is not None and len(app.view.claims) == len(many))
+        await pilot.pause(0.5)  # the repaint's frame and what follows it
+        assert app.verdicts_view is not app.view
+        assert "lab" in app.still_jobs.jobs  # waiting for the user's first pause
+        job, _ = app.still_jobs.jobs.pop("lab")
+        job()  # the screen is still now
+        await wait_until(pilot, lambda: app.verdicts_view is app.view)
