@@ -729,9 +729,9 @@ def run(
                 f"{scale.heartbeats[1]:.0f} s; {beats.errors} failed",  # type: ignore[index]
             )
         if scale.complete:  # the large runs: keys, the selector tool and `why` at that size
-            bench_cpu = beats.cpu_seconds if beats is not None else None
+            sender = beats.cpu_seconds if beats is not None else None
             scale_keys.run(
-                cp, figures, scale.prefix, scale.size, scale.per_node, scale.keys, bench_cpu
+                cp, figures, scale.prefix, scale.size, scale.per_node, scale.keys, sender
             )
         update_latency(cp, scale, figures)
         if scale.apiserver:

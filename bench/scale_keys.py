@@ -110,21 +110,18 @@ def jump_state(app: KeysApp) -> object:
     return screen.query_text if isinstance(screen, JumpScreen) else type(screen)
 
 
-def _no_bench_cpu() -> float:
-    return 0.0
-
-
 async def _measure(
     kubeconfig: Path,
     size: tuple[int, int],
     idle_s: float,
-    bench_cpu: Callable[[], float] = _no_bench_cpu,
+    bench_cpu: Callable[[], float] | None = None,
 ) -> Measured:
     """`bench_cpu`: CPU seconds the bench's own threads in this process spent so far (the
     node heartbeats' sender): taken out of the CPU figures, which are the App's."""
+    spent = bench_cpu or (lambda: 0.0)
 
     def app_cpu() -> float:
-        return time.process_time() - bench_cpu()
+        return time.process_time() - spent()
 
     source = LiveSource(Target(kubeconfig=kubeconfig, namespace=LAB_NAMESPACE))
     app = KeysApp(source)
@@ -176,29 +173,29 @@ async def _measure(
             for key in ["1", "backspace", "2", "backspace", "3", "backspace"] * 2
         ]
         await pilot.pause(3.0)  # the last trial's frame and its collections done
-        cpu, wall0, sender = app_cpu(), time.monotonic(), bench_cpu()
+        cpu, wall0, sender = app_cpu(), time.monotonic(), spent()
         before = _doings(app, screen)
         await asyncio.sleep(idle_s)
         wall = time.monotonic() - wall0
         got.idle_selector = 100 * (app_cpu() - cpu) / wall
-        sent = 100 * (bench_cpu() - sender) / wall
-        doings = zip(before, _doings(app, screen), strict=True)
-        got.idle_seen = f"{wall:.0f} s, the tool open; meanwhile " + ", ".join(
-            f"{name} {now - was}" for (name, was), (_, now) in doings
+        done = ", ".join(f"{k} {n - before[k]}" for k, n in _doings(app, screen).items())
+        got.idle_seen = (
+            f"{wall:.0f} s, the tool open; meanwhile {done}; the bench's heartbeat sender's "
+            f"{100 * (spent() - sender) / wall:.2f} % taken out"
         )
-        got.idle_seen += f"; the bench's heartbeat sender's {sent:.2f} % taken out"
     return got
 
 
-def _doings(app: KeysApp, screen: SelectorScreen) -> list[tuple[str, int]]:
+def _doings(app: KeysApp, screen: SelectorScreen) -> dict[str, int]:
     """Counters of the App's work: what an idle window spent its CPU on."""
-    return [
-        ("repaints", app.repaints),
-        ("frames", len(app.frames)),
-        ("trials", screen.evaluations),
-        ("changes dropped", app.dropped_changes),
-        *((f"gc{n} runs", int(stats["collections"])) for n, stats in enumerate(gc.get_stats())),
-    ]
+    collections = {f"gc{n} runs": int(s["collections"]) for n, s in enumerate(gc.get_stats())}
+    return {
+        "repaints": app.repaints,
+        "frames": len(app.frames),
+        "trials": screen.evaluations,
+        "changes dropped": app.dropped_changes,
+        **collections,
+    }
 
 
 def run(
@@ -208,7 +205,7 @@ def run(
     size: tuple[int, int],
     per_node: int,
     keys: bool = True,
-    bench_cpu: Callable[[], float] = _no_bench_cpu,
+    bench_cpu: Callable[[], float] | None = None,
 ) -> None:
     """The keys and the selector tool (unless not `keys`: the growth runs), then `why`."""
     if keys:
