@@ -15,14 +15,18 @@ import json
 import sys
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from gsb_tui import gc_pause
 from gsb_tui.cli_io import EXIT_NOT_YET, EXIT_OK, EXIT_UNUSABLE
 from gsb_tui.kube.config import KubeconfigError, Target
 from gsb_tui.kube.oneshot import Unreachable, begin_snapshot, fetch_snapshot, unreadable
-from gsb_tui.snapshot import Kind
+from gsb_tui.snapshot import Kind, Snapshot
 from gsb_tui.words import localize, text
+
+if TYPE_CHECKING:
+    from gsb_tui.dra.builder import ViewBuilder
 
 MAX_NODES = 50
 
@@ -303,14 +307,24 @@ def _import_judges() -> None:
         library()
 
 
+def _parse_ahead(builder: ViewBuilder, snapshot: Snapshot) -> None:
+    with gc_pause.paused():
+        builder.parse_ahead(snapshot)
+
+
 def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
     namespace, name = args.pod
     target = replace(target, namespace=namespace)  # pods and events are read where the pod is
 
     source = begin_snapshot(target, READ, selectors_for(name))
     _import_judges()  # while the API server answers (~1 s for 5,000 claims)
+    from gsb_tui.dra.builder import ViewBuilder
+
+    builder = ViewBuilder()  # parses each list as it comes, while the others are on their way
     try:
-        snapshot = asyncio.run(fetch_snapshot(target, source=source))
+        snapshot = asyncio.run(
+            fetch_snapshot(target, source=source, listed=partial(_parse_ahead, builder))
+        )
     except (KubeconfigError, Unreachable) as exc:
         if args.json:
             print(json.dumps({"pod": f"{namespace}/{name}", "error": str(exc)}))
@@ -325,10 +339,8 @@ def run_why(args: argparse.Namespace, target: Target, lang: str) -> int:
         else:
             print(f"gsb-tui why: {message}", file=sys.stderr)
         return EXIT_UNUSABLE
-    from gsb_tui.dra.builder import build_view
-
     with gc_pause.paused():  # a short-lived process: the collector would only walk the heap
-        out = answer(build_view(snapshot), namespace, name, lang)
+        out = answer(builder.build(snapshot), namespace, name, lang)
     from gsb_tui.dra.alloc.features import features_for, mirrored
 
     version = snapshot.server_version

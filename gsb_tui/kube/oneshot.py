@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from gsb_tui.kube.config import KubeconfigError, Target
@@ -104,9 +104,12 @@ async def fetch_snapshot(
     timeout: float = 8.0,
     source: LiveSource | None = None,
     field_selectors: Mapping[Kind, str] | None = None,
+    listed: Callable[[Snapshot], None] | None = None,
 ) -> Snapshot:
     """List every kind once; return when each is synced, forbidden or not served.
-    field_selectors: kinds read in the target's namespace, only what the selector keeps."""
+    field_selectors: kinds read in the target's namespace, only what the selector keeps.
+    listed: told of the snapshot so far when a kind's list is in and others are still on
+    their way (`why` parses it meanwhile)."""
     kinds = tuple(kinds) if source is None else source.kinds
     store = Store(kinds)
     source = source or LiveSource(target, kinds, watching=False, field_selectors=field_selectors)
@@ -135,6 +138,8 @@ async def fetch_snapshot(
         if verdict != "wait":
             outcome.append(verdict)
             done.set()
+        elif listed is not None and change.type == "SYNCED":
+            listed(store.snapshot())
 
     task = asyncio.create_task(source.run(emit))
     task.add_done_callback(lambda _task: done.set())  # run() ended early: a bug, said below

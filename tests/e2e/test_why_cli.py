@@ -23,7 +23,7 @@ from typing import Any
 
 from gsb_tui.cluster.control_plane import ControlPlane
 from gsb_tui.cluster.rest import Rest
-from gsb_tui.dra.builder import build_view
+from gsb_tui.dra.builder import ViewBuilder, build_view
 from gsb_tui.kube.config import Target
 from gsb_tui.kube.oneshot import fetch_snapshot
 from gsb_tui.snapshot import Kind
@@ -207,6 +207,18 @@ def test_why_reads_its_pod_and_the_events_about_it_by_name(cluster: ControlPlane
         want = answer(build_view(every), ns, pod, "en")
         assert want["scheduler"] and "cannot allocate all claims" in want["scheduler"]
         assert answer(build_view(chosen), ns, pod, "en") == want
+        # As `why` reads: each list parsed as it comes, while the others are on their way.
+        builder, told = ViewBuilder(), []
+        ahead = asyncio.run(
+            fetch_snapshot(
+                target,
+                READ,
+                field_selectors=selectors_for(pod),
+                listed=lambda s: (told.append(s.revision), builder.parse_ahead(s)),
+            )
+        )
+        assert told and told == sorted(told) and told[-1] < ahead.revision, told
+        assert answer(builder.build(ahead), ns, pod, "en") == want
         said = json.loads(gsb(cluster, "why", f"{ns}/{pod}", "--json").stdout)
         assert {k: said[k] for k in want} == want
     finally:

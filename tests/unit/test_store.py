@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from gsb_tui.kube.recording import (
     snapshot_at,
 )
 from gsb_tui.kube.store import Change, Store
-from gsb_tui.snapshot import Kind, KindState, obj_key
+from gsb_tui.snapshot import Kind, KindState, Snapshot, obj_key
 
 
 def test_replaying_every_change_matches_the_last_mark(lab_recording: Path) -> None:
@@ -79,3 +81,30 @@ def test_bad_recording_lines_are_skipped_and_counted(tmp_path: Path) -> None:
     good.write_text(json.dumps({"t": 0, "kind": "pods", "type": "MARK", "label": "a"}) + "\n")
     with pytest.raises(RecordingError, match="no mark 'zzz'"):
         snapshot_at(good, "zzz")
+
+
+def test_a_snapshot_returned_by_asyncio_run_is_not_written_out(
+    lab_snapshot: Callable[[str], Snapshot],
+) -> None:
+    """asyncio.run reprs its main task's result on the way out (Python 3.11: the SIGINT
+    handler it puts back holds the task), twice; a full repr of 5,000 claims took 0.1 s each."""
+    seen: list[str] = []
+
+    class Watched(Snapshot):
+        def __repr__(self) -> str:
+            seen.append(super().__repr__())
+            return seen[-1]
+
+    recorded = lab_snapshot("step-8")
+    snapshot = Watched(objects=recorded.objects, states=recorded.states, revision=7)
+
+    async def fetched() -> object:
+        return snapshot
+
+    assert asyncio.run(fetched()) is snapshot
+    objects = sum(len(objs) for objs in snapshot.objects.values())
+    assert objects > 20  # the recording's objects, not an empty snapshot
+    assert all(len(said) < 300 for said in seen), seen
+    said = repr(snapshot)
+    assert said.startswith("Snapshot(revision=7, ")
+    assert f"{Kind.CLAIMS.value}={len(snapshot.objects[Kind.CLAIMS])}" in said
