@@ -366,7 +366,9 @@ def main(argv: Sequence[str] | None = None, leave_at_once: bool = False) -> int:
 
             reap_all()  # no credential plugin outlives gsb-tui
         code = finish(code, out, lang)
-    if leave_at_once and ran.get("command") in PRINT_ONLY:
+    # Not under a profiler or a tracer (pyinstrument, coverage): they write out at exit.
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    if leave_at_once and ran.get("command") in PRINT_ONLY and not watched:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):  # a reader gone: said already
                 stream.flush()
@@ -375,7 +377,7 @@ def main(argv: Sequence[str] | None = None, leave_at_once: bool = False) -> int:
 
 
 def script() -> None:
-    """The `gsb-tui` console script."""
+    """The `gsb-tui` console script: the print-only commands leave at once."""
     sys.exit(main(leave_at_once=True))
 
 
@@ -412,5 +414,5 @@ def _run(argv: Sequence[str] | None, parse_lang: str, ran: dict[str, str]) -> in
         return EXIT_INTERRUPTED
 
 
-if __name__ == "__main__":
-    script()
+if __name__ == "__main__":  # `python -m gsb_tui.cli`, as profilers run it: the usual exit
+    sys.exit(main())
